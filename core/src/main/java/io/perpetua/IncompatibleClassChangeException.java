@@ -1,0 +1,45 @@
+package io.perpetua;
+
+/**
+ * A class changed since its objects were stored in a way Perpetua cannot evolve: a field
+ * changed its kind (a primitive type to another, or a primitive to a reference), or the class
+ * itself can no longer be found. Added fields (they take their default value) and removed
+ * fields (they are dropped) are not errors.
+ */
+public class IncompatibleClassChangeException extends PersistentStoreException {
+    private static final long serialVersionUID = 1L;
+    private final String className;
+    private final String fieldName;
+
+    /**
+     * @param className the class whose stored form no longer fits, never null
+     * @param fieldName the field at fault, or null when the class as a whole is at fault
+     * @param detail what changed, never null
+     */
+    public IncompatibleClassChangeException(String className, String fieldName, String detail) {
+        this(className, fieldName, detail, null);
+    }
+
+    /**
+     * @param className the class whose stored form no longer fits, never null
+     * @param fieldName the field at fault, or null when the class as a whole is at fault
+     * @param detail what changed, never null
+     * @param cause the underlying failure, may be null
+     */
+    public IncompatibleClassChangeException(String className, String fieldName, String detail, Throwable cause) {
+        super("class " + className + (fieldName == null ? "" : ", field " + fieldName)
+                + " changed incompatibly since it was stored: " + detail, cause);
+        this.className = className;
+        this.fieldName = fieldName;
+    }
+
+    /** @return the class whose stored form no longer fits, never null */
+    public String className() {
+        return className;
+    }
+
+    /** @return the field at fault, or null when the class as a whole is at fault */
+    public String fieldName() {
+        return fieldName;
+    }
+}

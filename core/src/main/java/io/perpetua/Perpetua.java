@@ -1,0 +1,64 @@
+package io.perpetua;
+
+import io.perpetua.kernel.Kernel;
+
+/**
+ * The calls that name no store: {@code obj.persist("n")}, {@code obj.persist()} and
+ * {@code Type.fetch("n")}, which the agent adds to every rewritten class and
+ * {@link Persistable} offers to plain source.
+ *
+ * <h2>Which store</h2>
+ * <ol>
+ *   <li>An object that is already persistent belongs to one store: {@code persist} on it uses
+ *       that store.</li>
+ *   <li>Otherwise the <em>current store</em> is the store whose transaction the calling thread
+ *       began most recently and that is still active.</li>
+ *   <li>Failing that, if exactly one store is open in the JVM, that store.</li>
+ *   <li>Otherwise {@link NoCurrentStoreException}: open one store, or begin a transaction on
+ *       the one you mean.</li>
+ * </ol>
+ * Thread-safe.
+ */
+public final class Perpetua {
+    private Perpetua() {
+    }
+
+    /**
+     * Makes an object persistent in the current store and binds a name to it at commit.
+     *
+     * @throws NoCurrentStoreException if no store can be chosen
+     * @throws TransactionStateException if the store has no active transaction
+     */
+    public static void persist(Object object, String name) {
+        storeFor(object).persist(object, name);
+    }
+
+    /** Makes an object persistent in the current store, without a name. */
+    public static void persist(Object object) {
+        storeFor(object).persist(object);
+    }
+
+    /**
+     * Fetches the object bound to a name in the current store.
+     *
+     * @throws NoCurrentStoreException if no store can be chosen
+     * @throws UnknownPersistentName if the name is not bound there
+     * @throws UnexpectedTypeException if the object is not a {@code type}
+     */
+    public static <T> T fetch(String name, Class<T> type) {
+        return current().fetch(name, type);
+    }
+
+    /**
+     * @return the current store, by the rule in the class documentation
+     * @throws NoCurrentStoreException if there is none
+     */
+    public static PersistentStore current() {
+        return Kernel.current();
+    }
+
+    private static PersistentStore storeFor(Object object) {
+        Kernel owner = Kernel.ownerOf(object);
+        return owner != null ? owner : Kernel.current();
+    }
+}

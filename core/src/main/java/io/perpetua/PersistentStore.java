@@ -1,0 +1,226 @@
+package io.perpetua;
+
+import io.perpetua.kernel.Kernel;
+import io.perpetua.spi.Backends;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * A store of persistent objects: JSPIN's {@code PersistentStore}, on a pluggable backend.
+ *
+ * <pre>{@code
+ * try (PersistentStore store = PersistentStore.open(Path.of("shop.db"))) {  // RocksDB
+ *     store.inTransaction(() -> {
+ *         Shop shop = store.fetch("shop", Shop.class);
+ *         shop.orders.add(new Order("tea", 3));   // saved at commit: reachable from "shop"
+ *     });
+ * }
+ * }</pre>
+ *
+ * <h2>Persistence by reachability</h2>
+ * At commit, every object reachable from a named root or from an object that is already
+ * persistent becomes persistent, and every new or changed persistent object is written, in one
+ * atomic write. Objects of classes rewritten by the agent are stored field by field (static and
+ * {@code transient} fields are not stored); the JDK types Perpetua knows (strings, boxes,
+ * enums, arrays, collections, maps, records, {@code java.time} values, {@code BigInteger},
+ * {@code BigDecimal}, {@code UUID}, {@code Optional}) are stored by the kernel itself. Arrays and
+ * collections keep their identity, so two objects that shared a list still share it after a
+ * reload, and changes made to them in place are saved by the next commit.
+ *
+ * <h2>Fault-in</h2>
+ * {@link #fetch(String)} returns the object bound to a name; the objects it references are
+ * hollow shells, filled from the store the first time the program touches them. One stored
+ * object is one Java object per store, however it is reached.
+ *
+ * <h2>Transactions</h2>
+ * A store has at most one active transaction at a time, begun by {@link #beginTransaction()}.
+ * {@link #persist}, {@link #unbind}, {@link #commitTransaction()} and
+ * {@link #abortTransaction()} need one; {@link #fetch} and reading objects do not. Changes made
+ * to persistent objects outside a transaction are written by the next commit (or undone by the
+ * next abort). {@link #abortTransaction()} returns every persistent object to its last committed
+ * state, makes the objects made persistent in the transaction transient again and undoes name
+ * bindings; the store itself is unchanged. A commit that fails changes nothing on disk and
+ * leaves the transaction active, so it can be retried or aborted.
+ *
+ * <h2>Thread-safety</h2>
+ * All methods are thread-safe. Objects fetched from a store may be read from several threads;
+ * concurrent writes to the same object need the program's own synchronization, as with any
+ * Java object. Two threads that fault the same object in at once get one filled object.
+ *
+ * <h2>Lifecycle and ownership</h2>
+ * The caller owns the store and must {@link #close()} it; {@code close} is idempotent and aborts
+ * an active transaction. After close, every method but {@code close} throws
+ * {@link StoreClosedException}, and hollow objects of the store can no longer be filled.
+ *
+ * <h2>Nullness</h2>
+ * No method accepts or returns null unless its documentation says so.
+ */
+public interface PersistentStore extends AutoCloseable {
+
+    /**
+     * Opens (creating if needed) the embedded default store, RocksDB, in a directory. Needs
+     * {@code perpetua-store-rocksdb} on the class path.
+     *
+     * @param directory the store's directory
+     * @return the open store, owned by the caller
+     * @throws StoreLockedException if another process has the store open
+     * @throws CorruptStoreException if the directory holds something that is not a store
+     */
+    static PersistentStore open(Path directory) {
+        return new Kernel(Backends.open(directory));
+    }
+
+    /**
+     * Opens (creating if needed) a store named by a URI: {@code rocksdb:/path},
+     * {@code file:/path}, {@code memory:} (a new, empty in-memory store), with options as a
+     * query, e.g. {@code rocksdb:/data/shop?sync=false}. A string without a scheme is a path
+     * for the embedded default store.
+     *
+     * @param uriOrPath a store URI or a directory path
+     * @return the open store, owned by the caller
+     */
+    static PersistentStore open(String uriOrPath) {
+        int colon = uriOrPath.indexOf(':');
+        // "C:\x" on Windows and plain paths have no scheme of two or more letters
+        if (colon < 2 || !uriOrPath.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*")) {
+            return open(Path.of(uriOrPath));
+        }
+        return open(URI.create(uriOrPath));
+    }
+
+    /**
+     * Opens (creating if needed) a store named by a URI; see {@link #open(String)}.
+     *
+     * @param uri the store's URI
+     * @return the open store, owned by the caller
+     */
+    static PersistentStore open(URI uri) {
+        return new Kernel(Backends.open(uri));
+    }
+
+    /**
+     * Begins a transaction on this store and makes this store the calling thread's current
+     * store (see {@link Perpetua}).
+     *
+     * @throws TransactionStateException if a transaction is already active on this store
+     */
+    void beginTransaction();
+
+    /**
+     * Writes every new and changed object reachable from the named roots and from persistent
+     * objects, and the name bindings, in one atomic and (by default) durable write; then ends
+     * the transaction.
+     *
+     * @throws TransactionStateException if no transaction is active
+     * @throws NotPersistableException if a reachable object cannot be stored; nothing was
+     *         written and the transaction is still active
+     * @throws StorageException if the backend failed; nothing was written and the transaction
+     *         is still active
+     */
+    void commitTransaction();
+
+    /**
+     * Ends the transaction without writing: persistent objects return to their last committed
+     * state, objects made persistent in it become transient again, name bindings are undone.
+     *
+     * @throws TransactionStateException if no transaction is active
+     */
+    void abortTransaction();
+
+    /** @return true if a transaction is active on this store */
+    boolean inTransaction();
+
+    /**
+     * Runs a block in a transaction: begins one, runs the block, commits; if the block or the
+     * commit throws, aborts and rethrows.
+     *
+     * @param block what to run, not null
+     * @throws TransactionStateException if a transaction is already active
+     */
+    default void inTransaction(Runnable block) {
+        inTransaction(() -> {
+            block.run();
+            return null;
+        });
+    }
+
+    /**
+     * Runs a block in a transaction and returns its result; see {@link #inTransaction(Runnable)}.
+     *
+     * @param block what to run, not null; may return null
+     * @return what the block returned
+     */
+    <T> T inTransaction(Supplier<T> block);
+
+    /**
+     * Makes an object persistent and binds a name to it (replacing an earlier binding of the
+     * name). Both take effect at commit.
+     *
+     * @param object a persistent-capable object (of a rewritten class) or any other storable
+     *               value with identity (an array, a collection)
+     * @param name the name
+     * @throws TransactionStateException if no transaction is active
+     * @throws NotPersistableException if the object's class cannot be stored
+     */
+    void persist(Object object, String name);
+
+    /**
+     * Makes an object persistent without a name: it is written at commit and keeps its
+     * identity in this store.
+     *
+     * @throws TransactionStateException if no transaction is active
+     */
+    void persist(Object object);
+
+    /**
+     * Returns the object bound to a name, filled; the objects it references are hollow until
+     * touched.
+     *
+     * @throws UnknownPersistentName if the name is not bound
+     */
+    Object fetch(String name);
+
+    /**
+     * Returns the object bound to a name, checked against a type.
+     *
+     * @throws UnknownPersistentName if the name is not bound
+     * @throws UnexpectedTypeException if the object is not an instance of {@code type}
+     */
+    <T> T fetch(String name, Class<T> type);
+
+    /**
+     * Removes a name's binding at commit. The object itself stays stored.
+     *
+     * @throws UnknownPersistentName if the name is not bound
+     * @throws TransactionStateException if no transaction is active
+     */
+    void unbind(String name);
+
+    /** @return true if the name is bound (counting this transaction's binds and unbinds) */
+    boolean isBound(String name);
+
+    /** @return the bound names in sorted order, counting this transaction's binds and unbinds */
+    List<String> names();
+
+    /**
+     * @param object any object, may be null
+     * @return true if the object is persistent in this store (made persistent, or loaded from it)
+     */
+    boolean isPersistent(Object object);
+
+    /**
+     * @return figures about the stored data (objects, names, bytes on disk) and about this
+     *         session (records read and written, commits, resident objects)
+     */
+    StoreStatistics statistics();
+
+    /** @return the store's location, for messages */
+    String location();
+
+    /** Aborts an active transaction and closes the backend. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,18 @@
+package io.perpetua;
+
+/**
+ * Figures about a store: what it holds (computed by the backend when asked) and what this
+ * session has done with it (counted since the store was opened).
+ *
+ * @param objects how many object records the store holds
+ * @param names how many names are bound (as committed)
+ * @param bytesOnDisk the space the store takes on disk; 0 for an in-memory store
+ * @param recordsRead records read from the backend since open (each fault-in reads one)
+ * @param recordsWritten records written by commits since open
+ * @param commits commits since open that wrote something
+ * @param residentObjects objects the kernel's object table tracks now (including hollow ones
+ *                        not yet collected)
+ */
+public record StoreStatistics(long objects, long names, long bytesOnDisk, long recordsRead, long recordsWritten,
+                              long commits, long residentObjects) {
+}

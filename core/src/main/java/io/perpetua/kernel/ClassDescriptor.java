@@ -1,0 +1,147 @@
+package io.perpetua.kernel;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The stored description of one class (or one kind of JDK container), written once per store
+ * and referred to by its id from every record of that class. For a rewritten class it lists
+ * the persistent fields in layout order; a class whose layout changes gets a new descriptor,
+ * and records written under the old one are read through it.
+ *
+ * <p>Format: {@code varint version(1), byte kind, string className, varint n, n * (string owner,
+ * string name, byte typeCode)}. Immutable.
+ */
+final class ClassDescriptor {
+    /** What a descriptor describes; the codes are stored and must never change. */
+    enum Kind {
+        /** A class rewritten by the agent: fields. */
+        OBJECT(1),
+        /** An array; the class name is the array class's name. */
+        ARRAY(2),
+        /** A mutable JDK collection of a known class. */
+        COLLECTION(3),
+        /** A mutable JDK map of a known class. */
+        MAP(4),
+        /** An enum class, for enum values stored inline. */
+        ENUM(5),
+        /** A record class: its components are the fields. */
+        RECORD(6),
+        ENUM_SET(7),
+        ENUM_MAP(8),
+        /** {@code List.of}, {@code List.copyOf}, {@code Stream.toList}, empty and singleton lists. */
+        IMMUTABLE_LIST(9),
+        IMMUTABLE_SET(10),
+        IMMUTABLE_MAP(11),
+        /** {@code Collections.unmodifiable*} views, stored as a copy of what they show. */
+        UNMODIFIABLE_LIST(12),
+        UNMODIFIABLE_SET(13),
+        UNMODIFIABLE_MAP(14),
+        UNMODIFIABLE_COLLECTION(15),
+        UNMODIFIABLE_SORTED_SET(16),
+        UNMODIFIABLE_SORTED_MAP(17),
+        /** {@code Arrays.asList}: a fixed-size list. */
+        FIXED_SIZE_LIST(18),
+        /** A value with no identity (a string, a box, a record...) bound to a name by itself. */
+        VALUE(19);
+
+        final int code;
+
+        Kind(int code) {
+            this.code = code;
+        }
+
+        static Kind of(int code) {
+            for (Kind k : values()) {
+                if (k.code == code) {
+                    return k;
+                }
+            }
+            throw new ByteIn.MalformedRecord("unknown class descriptor kind " + code);
+        }
+
+        /** @return true for the kinds whose instances have a record of their own */
+        boolean hasRecords() {
+            return this != ENUM && this != RECORD;
+        }
+    }
+
+    /**
+     * One persistent field (or record component).
+     *
+     * @param owner the declaring class's name
+     * @param name the field's name
+     * @param type the JVM descriptor char of a primitive type, or {@code 'L'} for a reference
+     */
+    record Field(String owner, String name, char type) {
+        String qualifiedName() {
+            return owner + "." + name;
+        }
+    }
+
+    final int id;
+    final Kind kind;
+    final String className;
+    final List<Field> fields;
+
+    ClassDescriptor(int id, Kind kind, String className, List<Field> fields) {
+        this.id = id;
+        this.kind = kind;
+        this.className = className;
+        this.fields = List.copyOf(fields);
+    }
+
+    /** @return a key that is equal for descriptors that describe the same layout */
+    static String key(Kind kind, String className, List<Field> fields) {
+        StringBuilder sb = new StringBuilder().append(kind.code).append(':').append(className);
+        for (Field f : fields) {
+            sb.append('|').append(f.owner).append('.').append(f.name).append(':').append(f.type);
+        }
+        return sb.toString();
+    }
+
+    String key() {
+        return key(kind, className, fields);
+    }
+
+    byte[] encode() {
+        ByteOut out = new ByteOut(32 + fields.size() * 24);
+        out.writeVarInt(1);
+        out.writeByte(kind.code);
+        out.writeString(className);
+        out.writeVarInt(fields.size());
+        for (Field f : fields) {
+            out.writeString(f.owner);
+            out.writeString(f.name);
+            out.writeByte(f.type);
+        }
+        return out.toByteArray();
+    }
+
+    static ClassDescriptor decode(int id, byte[] bytes) {
+        ByteIn in = new ByteIn(bytes);
+        int version = in.readVarInt();
+        if (version != 1) {
+            throw new ByteIn.MalformedRecord("class descriptor format " + version + " is not known to this version of Perpetua");
+        }
+        Kind kind = Kind.of(in.readByte() & 0xFF);
+        String className = in.readString();
+        int n = in.readCount();
+        List<Field> fields = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            String owner = in.readString();
+            String name = in.readString();
+            char type = (char) (in.readByte() & 0xFF);
+            if ("ZBCSIJFDL".indexOf(type) < 0) {
+                throw new ByteIn.MalformedRecord("unknown field type code '" + type + "' for " + name);
+            }
+            fields.add(new Field(owner, name, type));
+        }
+        return new ClassDescriptor(id, kind, className, fields);
+    }
+
+    @Override
+    public String toString() {
+        return "descriptor #" + id + " " + kind + " " + className;
+    }
+}

@@ -1,0 +1,40 @@
+package io.perpetua.kernel;
+
+import io.perpetua.runtime.HollowFactory;
+
+import java.util.List;
+
+/**
+ * What the kernel knows about one loaded class whose instances it stores with a descriptor of
+ * its own (a rewritten class or a record): its current layout and descriptor, and how to make
+ * an instance. Immutable; computed once per class and store.
+ */
+final class ClassInfo {
+    final Class<?> type;
+    final ClassDescriptor descriptor;
+    /** The creation proxy of a rewritten concrete class; null for records and abstract classes. */
+    final HollowFactory factory;
+    /** For records: the canonical constructor, as a spreader taking Object[]; else null. */
+    final java.lang.invoke.MethodHandle recordConstructor;
+    /** For records: accessors of the components, in declaration order; else null. */
+    final java.lang.invoke.MethodHandle[] recordAccessors;
+
+    ClassInfo(Class<?> type, ClassDescriptor descriptor, HollowFactory factory,
+              java.lang.invoke.MethodHandle recordConstructor, java.lang.invoke.MethodHandle[] recordAccessors) {
+        this.type = type;
+        this.descriptor = descriptor;
+        this.factory = factory;
+        this.recordConstructor = recordConstructor;
+        this.recordAccessors = recordAccessors;
+    }
+
+    List<ClassDescriptor.Field> fields() {
+        return descriptor.fields;
+    }
+
+    /** @return the name of the field at a layout position, for paths in messages */
+    String fieldName(int index) {
+        List<ClassDescriptor.Field> f = descriptor.fields;
+        return index >= 0 && index < f.size() ? f.get(index).name() : "?";
+    }
+}

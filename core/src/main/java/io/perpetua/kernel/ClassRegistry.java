@@ -1,0 +1,224 @@
+package io.perpetua.kernel;
+
+import io.perpetua.CorruptStoreException;
+import io.perpetua.IncompatibleClassChangeException;
+import io.perpetua.NotPersistableException;
+import io.perpetua.runtime.HollowFactory;
+import io.perpetua.runtime.Persistent;
+import io.perpetua.runtime.PersistentClasses;
+import io.perpetua.runtime.RecordWriter;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.RecordComponent;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The store's class descriptors and the kernel's knowledge of loaded classes. Reflection is
+ * used here once per class (to derive a layout), never per object. Guarded by the kernel's
+ * lock.
+ */
+final class ClassRegistry {
+    private static final String SYNTHETIC_PREFIX = "$perpetua$";
+
+    private final Map<Integer, ClassDescriptor> byId = new HashMap<>();
+    private final Map<String, ClassDescriptor> byKey = new HashMap<>();
+    /** Descriptors created in this session and not yet committed, in creation order. */
+    private final List<ClassDescriptor> unwritten = new ArrayList<>();
+    private final Map<Class<?>, ClassInfo> infos = new HashMap<>();
+    /** Stored container/enum descriptors by (kind, class name), for the writing side. */
+    private final Map<String, ClassDescriptor> simple = new HashMap<>();
+    private final Map<String, Class<?>> resolved = new HashMap<>();
+    private final ClassLoader loader;
+    private int maxId;
+
+    ClassRegistry(Map<Integer, byte[]> stored, ClassLoader loader, String location) {
+        this.loader = loader;
+        for (Map.Entry<Integer, byte[]> e : stored.entrySet()) {
+            ClassDescriptor d;
+            try {
+                d = ClassDescriptor.decode(e.getKey(), e.getValue());
+            } catch (ByteIn.MalformedRecord m) {
+                throw new CorruptStoreException(location + ", class descriptor #" + e.getKey(), m.getMessage(), null);
+            }
+            add(d);
+        }
+    }
+
+    private void add(ClassDescriptor d) {
+        byId.put(d.id, d);
+        byKey.putIfAbsent(d.key(), d);
+        if (d.fields.isEmpty()) {
+            simple.putIfAbsent(d.kind.code + ":" + d.className, d);
+        }
+        maxId = Math.max(maxId, d.id);
+    }
+
+    ClassDescriptor byId(int id, String where) {
+        ClassDescriptor d = byId.get(id);
+        if (d == null) {
+            throw new CorruptStoreException(where, "it refers to class descriptor #" + id + ", which the store does not have", null);
+        }
+        return d;
+    }
+
+    /** @return the descriptor for this layout, creating (and queueing for the next commit) one if needed */
+    ClassDescriptor descriptor(ClassDescriptor.Kind kind, String className, List<ClassDescriptor.Field> fields) {
+        if (fields.isEmpty()) {
+            ClassDescriptor d = simple.get(kind.code + ":" + className);
+            if (d != null) {
+                return d;
+            }
+        }
+        ClassDescriptor d = byKey.get(ClassDescriptor.key(kind, className, fields));
+        if (d == null) {
+            d = new ClassDescriptor(maxId + 1, kind, className, fields);
+            add(d);
+            unwritten.add(d);
+        }
+        return d;
+    }
+
+    ClassDescriptor descriptor(ClassDescriptor.Kind kind, Class<?> type) {
+        return descriptor(kind, type.getName(), List.of());
+    }
+
+    /** @return the descriptors the next commit must write, oldest first */
+    List<ClassDescriptor> unwritten() {
+        return unwritten;
+    }
+
+    /** Called after a commit that wrote {@link #unwritten()} succeeded. */
+    void markWritten() {
+        unwritten.clear();
+    }
+
+    /**
+     * @return the loaded class of a stored class name
+     * @throws IncompatibleClassChangeException if it cannot be found
+     */
+    Class<?> resolve(String className) {
+        Class<?> c = resolved.get(className);
+        if (c == null) {
+            try {
+                // initialize: a rewritten class registers its creation proxy in its static initializer
+                c = Class.forName(className, true, loader);
+            } catch (ClassNotFoundException | LinkageError e) {
+                throw new IncompatibleClassChangeException(className, null,
+                        "the class cannot be loaded (" + e + "); it was removed or renamed", e);
+            }
+            resolved.put(className, c);
+        }
+        return c;
+    }
+
+    /**
+     * @return what the kernel knows about a rewritten class or a record
+     * @throws NotPersistableException (with an empty path; callers add theirs) if the class is
+     *         not rewritten at every level that has fields
+     */
+    ClassInfo info(Class<?> type) {
+        ClassInfo info = infos.get(type);
+        if (info == null) {
+            info = type.isRecord() ? recordInfo(type) : objectInfo(type);
+            infos.put(type, info);
+        }
+        return info;
+    }
+
+    private ClassInfo objectInfo(Class<?> type) {
+        List<Class<?>> levels = new ArrayList<>();
+        for (Class<?> c = type; c != null && Persistent.class.isAssignableFrom(c); c = c.getSuperclass()) {
+            levels.add(0, c);
+        }
+        List<ClassDescriptor.Field> fields = new ArrayList<>();
+        for (Class<?> level : levels) {
+            List<Field> declared = persistentFields(level);
+            if (!declared.isEmpty() && !declaresWriter(level)) {
+                throw new NotPersistableException(type.getName(), "",
+                        "class " + level.getName() + " has fields but was not rewritten by the Perpetua agent"
+                                + " (was it loaded before the agent started, or excluded by the agent's options?)");
+            }
+            for (Field f : declared) {
+                fields.add(new ClassDescriptor.Field(level.getName(), f.getName(), typeCode(f.getType())));
+            }
+        }
+        ClassDescriptor d = descriptor(ClassDescriptor.Kind.OBJECT, type.getName(), fields);
+        HollowFactory factory = Modifier.isAbstract(type.getModifiers()) ? null : PersistentClasses.factory(type);
+        return new ClassInfo(type, d, factory, null, null);
+    }
+
+    private ClassInfo recordInfo(Class<?> type) {
+        RecordComponent[] components = type.getRecordComponents();
+        List<ClassDescriptor.Field> fields = new ArrayList<>();
+        Class<?>[] types = new Class<?>[components.length];
+        MethodHandle[] accessors = new MethodHandle[components.length];
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.privateLookupIn(type, MethodHandles.lookup());
+            for (int i = 0; i < components.length; i++) {
+                RecordComponent rc = components[i];
+                types[i] = rc.getType();
+                fields.add(new ClassDescriptor.Field(type.getName(), rc.getName(), typeCode(rc.getType())));
+                accessors[i] = lookup.unreflect(rc.getAccessor()).asType(MethodType.methodType(Object.class, Object.class));
+            }
+            MethodHandle ctor = lookup.findConstructor(type, MethodType.methodType(void.class, types))
+                    .asType(MethodType.methodType(Object.class, types).generic())
+                    .asSpreader(Object[].class, components.length);
+            ClassDescriptor d = descriptor(ClassDescriptor.Kind.RECORD, type.getName(), fields);
+            return new ClassInfo(type, d, null, ctor, accessors);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            throw new NotPersistableException(type.getName(), "",
+                    "the record's canonical constructor or accessors are not accessible to Perpetua (" + e + ")");
+        }
+    }
+
+    /** Persistent fields of one class level, in layout order (by name). */
+    static List<Field> persistentFields(Class<?> level) {
+        List<Field> out = new ArrayList<>();
+        for (Field f : level.getDeclaredFields()) {
+            int m = f.getModifiers();
+            if (!Modifier.isStatic(m) && !Modifier.isTransient(m) && !f.getName().startsWith(SYNTHETIC_PREFIX)) {
+                out.add(f);
+            }
+        }
+        out.sort(Comparator.comparing(Field::getName));
+        return out;
+    }
+
+    private static boolean declaresWriter(Class<?> level) {
+        return Arrays.stream(level.getDeclaredMethods()).anyMatch(m -> m.getName().equals("$perpetua$write")
+                && m.getParameterCount() == 1 && m.getParameterTypes()[0] == RecordWriter.class);
+    }
+
+    static char typeCode(Class<?> t) {
+        if (!t.isPrimitive()) {
+            return 'L';
+        }
+        if (t == int.class) {
+            return 'I';
+        } else if (t == long.class) {
+            return 'J';
+        } else if (t == boolean.class) {
+            return 'Z';
+        } else if (t == byte.class) {
+            return 'B';
+        } else if (t == char.class) {
+            return 'C';
+        } else if (t == short.class) {
+            return 'S';
+        } else if (t == float.class) {
+            return 'F';
+        } else if (t == double.class) {
+            return 'D';
+        }
+        throw new IllegalArgumentException("no field has type " + t);
+    }
+}

@@ -1,0 +1,42 @@
+package io.perpetua.kernel;
+
+import io.perpetua.runtime.ObjectHandle;
+import io.perpetua.runtime.Persistent;
+
+import java.lang.ref.ReferenceQueue;
+
+/**
+ * The kernel's handle on one persistent object. For a rewritten object the object holds it in
+ * {@code $perpetua$handle}; for a container (an array or a JDK collection), which cannot hold
+ * anything extra, the kernel finds it by identity in the {@link ObjectTable}.
+ */
+final class Handle extends ObjectHandle {
+    final Kernel kernel;
+    /** True for arrays and JDK collections: found by identity, compared with a snapshot at commit. */
+    final boolean container;
+    final int identityHash;
+    /**
+     * For containers: the body as last read or committed, to find changes made in place;
+     * null while the container is new (never committed).
+     */
+    byte[] snapshot;
+    /** For containers: the descriptor the container was read or last written with. */
+    ClassDescriptor descriptor;
+
+    Handle(Kernel kernel, Object referent, long id, boolean container, ReferenceQueue<Object> queue) {
+        super(referent, id, queue);
+        this.kernel = kernel;
+        this.container = container;
+        this.identityHash = System.identityHashCode(referent);
+    }
+
+    @Override
+    protected void load(Persistent object) {
+        kernel.load(this, object);
+    }
+
+    @Override
+    protected void beforeWrite(Persistent object) {
+        kernel.beforeWrite(this, object);
+    }
+}

@@ -1,0 +1,774 @@
+package io.perpetua.kernel;
+
+import io.perpetua.CorruptStoreException;
+import io.perpetua.NoCurrentStoreException;
+import io.perpetua.NotPersistableException;
+import io.perpetua.PersistentStore;
+import io.perpetua.PersistentStoreException;
+import io.perpetua.IncompatibleClassChangeException;
+import io.perpetua.StoreClosedException;
+import io.perpetua.StoreStatistics;
+import io.perpetua.TransactionStateException;
+import io.perpetua.UnexpectedTypeException;
+import io.perpetua.UnknownPersistentName;
+import io.perpetua.kernel.ClassDescriptor.Kind;
+import io.perpetua.runtime.ObjectState;
+import io.perpetua.runtime.Persistent;
+import io.perpetua.runtime.RecordReader;
+import io.perpetua.spi.Backend;
+import io.perpetua.spi.BackendStatistics;
+import io.perpetua.spi.WriteSet;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Deque;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * The kernel: one open store. It keeps the object table (one Java object per stored object),
+ * fills hollow objects on first touch, makes objects persistent by reachability at commit, and
+ * restores memory at abort. Everything it does is guarded by its own monitor, so it is
+ * thread-safe; the hot paths of rewritten objects (reading and writing resident objects) never
+ * reach it.
+ *
+ * <p>Applications use it through {@link PersistentStore}; the class is public only so that
+ * {@code PersistentStore.open} and {@link io.perpetua.Perpetua} can reach it.
+ */
+public final class Kernel implements PersistentStore {
+    private static final Set<Kernel> OPEN = ConcurrentHashMap.newKeySet();
+    private static final ThreadLocal<Deque<Kernel>> BEGUN = ThreadLocal.withInitial(ArrayDeque::new);
+    private static final int FIRST_ID_BLOCK = 64;
+    private static final int MAX_ID_BLOCK = 1 << 16;
+
+    private final Backend backend;
+    private final ClassRegistry classes;
+    private final ObjectTable table = new ObjectTable();
+    /** New and dirty objects, and containers made persistent in this transaction: held strongly until commit. */
+    private final Map<Object, Handle> pending = new IdentityHashMap<>();
+    private final Map<String, Object> boundInTransaction = new LinkedHashMap<>();
+    private final Set<String> unboundInTransaction = new HashSet<>();
+    /** Ids of immutable containers being decoded, to catch a cycle that cannot be rebuilt. */
+    private final Set<Long> decoding = new HashSet<>();
+    private final RecordDecoder.Resolve resolve = new Resolver();
+    private boolean transaction;
+    private boolean closed;
+    private long nextId;
+    private long idLimit;
+    private int idBlock = FIRST_ID_BLOCK;
+    private long recordsRead;
+    private long recordsWritten;
+    private long commits;
+
+    /**
+     * Opens a kernel over a backend, which it then owns.
+     *
+     * @param backend an open backend, not null
+     */
+    public Kernel(Backend backend) {
+        this.backend = Objects.requireNonNull(backend, "backend");
+        try {
+            ClassLoader loader = Thread.currentThread().getContextClassLoader();
+            this.classes = new ClassRegistry(backend.classDescriptors(), loader != null ? loader : Kernel.class.getClassLoader(),
+                    backend.location());
+        } catch (RuntimeException e) {
+            backend.close();
+            throw e;
+        }
+        OPEN.add(this);
+    }
+
+    // ---- which store: see Perpetua ----
+
+    /** @return the kernel an object is persistent in, or null */
+    public static Kernel ownerOf(Object object) {
+        if (object instanceof Persistent p) {
+            return p.$perpetua$handle() instanceof Handle h ? h.kernel : null;
+        }
+        if (object != null && Containers.kindOf(object) != null) {
+            for (Kernel k : OPEN) {
+                if (k.isPersistent(object)) {
+                    return k;
+                }
+            }
+        }
+        return null;
+    }
+
+    /** @return the current store, by the rule documented on {@link io.perpetua.Perpetua} */
+    public static PersistentStore current() {
+        for (Kernel k : BEGUN.get()) {
+            if (k.inTransaction()) {
+                return k;
+            }
+        }
+        Kernel only = null;
+        int count = 0;
+        for (Kernel k : OPEN) {
+            only = k;
+            count++;
+        }
+        if (count == 1) {
+            return only;
+        }
+        throw new NoCurrentStoreException(count == 0
+                ? "no Perpetua store is open"
+                : count + " stores are open and this thread has begun a transaction on none of them;"
+                        + " begin a transaction on the store you mean, or call the store directly");
+    }
+
+    // ---- transactions ----
+
+    @Override
+    public synchronized void beginTransaction() {
+        checkOpen();
+        if (transaction) {
+            throw new TransactionStateException("a transaction is already active on " + location());
+        }
+        transaction = true;
+        Deque<Kernel> stack = BEGUN.get();
+        stack.remove(this);
+        stack.push(this);
+    }
+
+    @Override
+    public synchronized boolean inTransaction() {
+        return transaction;
+    }
+
+    @Override
+    public <T> T inTransaction(Supplier<T> block) {
+        beginTransaction();
+        T result;
+        try {
+            result = block.get();
+            commitTransaction();
+        } catch (Throwable t) {
+            try {
+                if (inTransaction()) {
+                    abortTransaction();
+                }
+            } catch (RuntimeException suppressed) {
+                t.addSuppressed(suppressed);
+            }
+            throw t;
+        }
+        return result;
+    }
+
+    @Override
+    public synchronized void commitTransaction() {
+        checkOpen();
+        requireTransaction("commitTransaction");
+        table.expunge();
+        Commit commit = new Commit();
+        WriteSet writes;
+        try {
+            writes = commit.build();
+            if (!writes.isEmpty()) {
+                backend.commit(writes);
+            }
+        } catch (PersistentStoreException e) {
+            commit.rollback();
+            throw e;
+        } catch (RuntimeException | Error e) {
+            commit.rollback();
+            throw new PersistentStoreException("commit failed, nothing was written: " + e, e);
+        }
+        commit.succeeded();
+        if (!writes.isEmpty()) {
+            commits++;
+            recordsWritten += writes.puts().size();
+        }
+        endTransaction();
+    }
+
+    @Override
+    public synchronized void abortTransaction() {
+        checkOpen();
+        requireTransaction("abortTransaction");
+        rollbackMemory();
+        endTransaction();
+    }
+
+    private void endTransaction() {
+        transaction = false;
+        BEGUN.get().remove(this);
+    }
+
+    private void requireTransaction(String what) {
+        if (!transaction) {
+            throw new TransactionStateException(what + " needs an active transaction on " + location()
+                    + "; call beginTransaction() first");
+        }
+    }
+
+    /** Returns every persistent object to its committed state; forgets this transaction's names. */
+    private void rollbackMemory() {
+        for (Map.Entry<Object, Handle> e : pending.entrySet()) {
+            Object o = e.getKey();
+            Handle h = e.getValue();
+            if (o instanceof Persistent p) {
+                if (p.$perpetua$state() == ObjectState.NEW) {
+                    detach(p, h);
+                } else {
+                    p.$perpetua$state(ObjectState.HOLLOW); // refilled from the store on next touch
+                }
+            } else if (h.snapshot == null) {
+                table.remove(h);
+            }
+        }
+        pending.clear();
+        for (Handle h : table.liveContainers()) {
+            restoreContainer(h);
+        }
+        boundInTransaction.clear();
+        unboundInTransaction.clear();
+    }
+
+    private void detach(Persistent p, Handle h) {
+        p.$perpetua$state(ObjectState.TRANSIENT);
+        p.$perpetua$handle(null);
+        table.remove(h);
+    }
+
+    /** Puts back the committed contents of a container changed in place. */
+    private void restoreContainer(Handle h) {
+        Object c = h.get();
+        if (c == null || h.snapshot == null || !Containers.mutable(h.descriptor.kind)) {
+            return;
+        }
+        if (!changed(c, h)) {
+            return;
+        }
+        ByteIn in = new ByteIn(h.snapshot);
+        ClassDescriptor d = classes.byId(in.readVarInt(), where(h.id()));
+        Object copy = new RecordDecoder(classes, resolve).reset(in, where(h.id())).container(d, x -> { });
+        RecordDecoder.restoreInto(c, copy);
+    }
+
+    /** @return true if a committed container's contents differ from its snapshot */
+    private boolean changed(Object c, Handle h) {
+        final class Changed extends RuntimeException {
+            private static final long serialVersionUID = 1L;
+
+            Changed() {
+                super(null, null, false, false);
+            }
+        }
+        RecordEncoder probe = new RecordEncoder(classes, new RecordEncoder.Reach() {
+            @Override
+            public long object(Persistent object, PathNode parent, String field, int index) {
+                if (object.$perpetua$handle() instanceof Handle oh && oh.kernel == Kernel.this) {
+                    return oh.id();
+                }
+                throw new Changed();
+            }
+
+            @Override
+            public long container(Object container, Kind kind, PathNode parent, String field, int index) {
+                Handle ch = table.container(container);
+                if (ch == null) {
+                    throw new Changed();
+                }
+                return ch.id();
+            }
+        });
+        try {
+            return !Arrays.equals(probe.container(c, h.descriptor.kind, PathNode.root("")), h.snapshot);
+        } catch (Changed | PersistentStoreException e) {
+            return true;
+        }
+    }
+
+    // ---- names and objects ----
+
+    @Override
+    public synchronized void persist(Object object, String name) {
+        Objects.requireNonNull(name, "name");
+        checkOpen();
+        requireTransaction("persist");
+        makePersistent(Objects.requireNonNull(object, "object"), "\"" + name + "\"");
+        boundInTransaction.put(name, object);
+        unboundInTransaction.remove(name);
+    }
+
+    @Override
+    public synchronized void persist(Object object) {
+        checkOpen();
+        requireTransaction("persist");
+        makePersistent(Objects.requireNonNull(object, "object"), object.getClass().getName());
+    }
+
+    private void makePersistent(Object object, String label) {
+        if (object instanceof Persistent p) {
+            Handle h = handleOf(p, label);
+            if (h == null) {
+                checkStorable(p.getClass(), label);
+                pending.put(p, attach(p, newId(), ObjectState.NEW));
+            }
+            return;
+        }
+        Kind kind = Containers.kindOf(object);
+        if (kind == null) {
+            if (!RecordEncoder.isValue(object)) {
+                // let the encoder explain why
+                new RecordEncoder(classes, null).container(object, Kind.VALUE, PathNode.root(label));
+            }
+            kind = Kind.VALUE;
+        }
+        if (table.container(object) == null) {
+            Handle h = attachContainer(object, newId(), kind);
+            pending.put(object, h);
+        }
+    }
+
+    /** @return the object's handle in this store, null if it is transient; throws if it is another store's */
+    private Handle handleOf(Persistent p, String path) {
+        if (!(p.$perpetua$handle() instanceof Handle h)) {
+            return null;
+        }
+        if (h.kernel != this) {
+            throw new NotPersistableException(p.getClass().getName(), path,
+                    "the object is persistent in another store (" + h.kernel.location() + "); an object belongs to one store");
+        }
+        return h;
+    }
+
+    private ClassInfo checkStorable(Class<?> type, String path) {
+        ClassInfo info;
+        try {
+            info = classes.info(type);
+        } catch (NotPersistableException e) {
+            throw new NotPersistableException(e.className(), path, e.getMessage());
+        }
+        if (info.factory == null) {
+            throw new NotPersistableException(type.getName(), path,
+                    "its class was not rewritten by the Perpetua agent (run with -javaagent:perpetua-agent.jar;"
+                            + " classes loaded before the agent started cannot be rewritten)");
+        }
+        return info;
+    }
+
+    private Handle attach(Persistent p, long id, byte state) {
+        Handle h = new Handle(this, p, id, false, table.queue());
+        p.$perpetua$handle(h);
+        p.$perpetua$state(state);
+        table.put(h);
+        return h;
+    }
+
+    private Handle attachContainer(Object c, long id, Kind kind) {
+        Handle h = new Handle(this, c, id, true, table.queue());
+        h.descriptor = kind == Kind.VALUE ? classes.descriptor(Kind.VALUE, "value", List.of())
+                : classes.descriptor(kind, c.getClass());
+        table.put(h);
+        return h;
+    }
+
+    private long newId() {
+        if (nextId >= idLimit) {
+            int n = idBlock;
+            idBlock = Math.min(idBlock * 2, MAX_ID_BLOCK);
+            nextId = backend.allocateIds(n);
+            idLimit = nextId + n;
+        }
+        return nextId++;
+    }
+
+    @Override
+    public synchronized Object fetch(String name) {
+        Objects.requireNonNull(name, "name");
+        checkOpen();
+        table.expunge();
+        if (unboundInTransaction.contains(name)) {
+            throw new UnknownPersistentName(name);
+        }
+        Object bound = boundInTransaction.get(name);
+        if (bound != null) {
+            return bound;
+        }
+        long id = backend.lookup(name);
+        if (id == 0) {
+            throw new UnknownPersistentName(name);
+        }
+        return object(id);
+    }
+
+    @Override
+    public <T> T fetch(String name, Class<T> type) {
+        Object o = fetch(name);
+        if (!type.isInstance(o)) {
+            throw new UnexpectedTypeException(name, type.getName(), o.getClass().getName());
+        }
+        return type.cast(o);
+    }
+
+    /** @return the resident, filled object of an id, reading it if needed */
+    private Object object(long id) {
+        Object o = table.object(id);
+        if (o != null) {
+            if (o instanceof Persistent p && p.$perpetua$state() == ObjectState.HOLLOW) {
+                fill(p, id, read(id));
+            }
+            return o;
+        }
+        byte[] record = read(id);
+        ByteIn in = new ByteIn(record);
+        ClassDescriptor d;
+        try {
+            d = classes.byId(in.readVarInt(), where(id));
+        } catch (ByteIn.MalformedRecord m) {
+            throw new CorruptStoreException(where(id), m.getMessage(), null);
+        }
+        if (d.kind == Kind.OBJECT) {
+            Persistent p = newShell(d, id);
+            fill(p, id, record);
+            return p;
+        }
+        return decodeContainer(id, record);
+    }
+
+    @Override
+    public synchronized void unbind(String name) {
+        Objects.requireNonNull(name, "name");
+        checkOpen();
+        requireTransaction("unbind");
+        if (!isBound(name)) {
+            throw new UnknownPersistentName(name);
+        }
+        boundInTransaction.remove(name);
+        if (backend.lookup(name) != 0) {
+            unboundInTransaction.add(name);
+        }
+    }
+
+    @Override
+    public synchronized boolean isBound(String name) {
+        checkOpen();
+        if (boundInTransaction.containsKey(name)) {
+            return true;
+        }
+        return !unboundInTransaction.contains(name) && backend.lookup(name) != 0;
+    }
+
+    @Override
+    public synchronized List<String> names() {
+        checkOpen();
+        TreeSet<String> names = new TreeSet<>(backend.names().keySet());
+        names.removeAll(unboundInTransaction);
+        names.addAll(boundInTransaction.keySet());
+        return List.copyOf(names);
+    }
+
+    @Override
+    public synchronized boolean isPersistent(Object object) {
+        if (object instanceof Persistent p) {
+            return p.$perpetua$handle() instanceof Handle h && h.kernel == this;
+        }
+        return object != null && !closed && table.container(object) != null;
+    }
+
+    @Override
+    public synchronized StoreStatistics statistics() {
+        checkOpen();
+        table.expunge();
+        BackendStatistics b = backend.statistics();
+        return new StoreStatistics(b.objects(), b.names(), b.bytesOnDisk(), recordsRead, recordsWritten, commits, table.size());
+    }
+
+    @Override
+    public String location() {
+        return backend.location();
+    }
+
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            if (transaction) {
+                rollbackMemory();
+                endTransaction();
+            }
+        } finally {
+            closed = true;
+            OPEN.remove(this);
+            backend.close();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new StoreClosedException("the store " + backend.location());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "PersistentStore[" + location() + "]";
+    }
+
+    // ---- fault-in ----
+
+    /** Fills a hollow object: the slow path of the read check. */
+    synchronized void load(Handle h, Persistent p) {
+        if (p.$perpetua$state() != ObjectState.HOLLOW) {
+            return; // another thread filled it while this one waited
+        }
+        checkOpen();
+        table.expunge();
+        fill(p, h.id(), read(h.id()));
+    }
+
+    /** Marks an object dirty, filling it first if hollow: the slow path of the write check. */
+    synchronized void beforeWrite(Handle h, Persistent p) {
+        if (p.$perpetua$state() == ObjectState.HOLLOW) {
+            load(h, p);
+        }
+        if (p.$perpetua$state() == ObjectState.CLEAN) {
+            p.$perpetua$state(ObjectState.DIRTY);
+            if (!closed) {
+                pending.put(p, h);
+            }
+        }
+    }
+
+    private byte[] read(long id) {
+        byte[] record = backend.read(id);
+        recordsRead++;
+        if (record == null) {
+            throw new CorruptStoreException(where(id), "the object's record is missing", null);
+        }
+        return record;
+    }
+
+    private String where(long id) {
+        return backend.location() + ", object #" + id;
+    }
+
+    private void fill(Persistent p, long id, byte[] record) {
+        String where = where(id);
+        try {
+            ByteIn in = new ByteIn(record);
+            ClassDescriptor stored = classes.byId(in.readVarInt(), where);
+            if (stored.kind != Kind.OBJECT || !stored.className.equals(p.getClass().getName())) {
+                throw new CorruptStoreException(where, "the record is of " + stored + " but the object is a "
+                        + p.getClass().getName(), null);
+            }
+            ClassInfo info = classes.info(p.getClass());
+            RecordDecoder decoder = new RecordDecoder(classes, resolve).reset(in, where);
+            RecordReader reader = stored == info.descriptor ? decoder : decoder.evolved(stored, info.descriptor);
+            p.$perpetua$read(reader);
+            if (!in.atEnd()) {
+                throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the last field");
+            }
+            p.$perpetua$state(ObjectState.CLEAN);
+        } catch (ByteIn.MalformedRecord m) {
+            throw new CorruptStoreException(where, m.getMessage(), null);
+        } catch (ClassCastException e) {
+            throw new IncompatibleClassChangeException(p.getClass().getName(), null,
+                    "a stored value no longer fits the type of its field (" + e.getMessage() + ")", e);
+        }
+    }
+
+    private Persistent newShell(ClassDescriptor d, long id) {
+        Class<?> type = classes.resolve(d.className);
+        if (!Persistent.class.isAssignableFrom(type)) {
+            throw new NotPersistableException(type.getName(), "stored object #" + id,
+                    "its class was not rewritten by the Perpetua agent in this JVM (run with -javaagent:perpetua-agent.jar;"
+                            + " classes loaded before the agent started cannot be rewritten)");
+        }
+        ClassInfo info = checkStorable(type, "stored object #" + id);
+        Persistent p = info.factory.newInstance();
+        attach(p, id, ObjectState.HOLLOW);
+        return p;
+    }
+
+    private Object decodeContainer(long id, byte[] record) {
+        String where = where(id);
+        if (!decoding.add(id)) {
+            throw new PersistentStoreException(where + ": a cycle runs through an immutable collection,"
+                    + " which cannot be rebuilt with its identity");
+        }
+        try {
+            ByteIn in = new ByteIn(record);
+            ClassDescriptor d = classes.byId(in.readVarInt(), where);
+            if (!d.kind.hasRecords() || d.kind == Kind.OBJECT) {
+                throw new ByteIn.MalformedRecord("the record is of " + d + ", not a container");
+            }
+            Handle[] registered = new Handle[1];
+            Object c = new RecordDecoder(classes, resolve).reset(in, where)
+                    .container(d, early -> registered[0] = attachContainer(early, id, d.kind));
+            if (!in.atEnd()) {
+                throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the contents");
+            }
+            Handle h = registered[0] != null ? registered[0] : attachContainer(c, id, d.kind);
+            h.descriptor = d;
+            h.snapshot = record;
+            return c;
+        } catch (ByteIn.MalformedRecord m) {
+            throw new CorruptStoreException(where, m.getMessage(), null);
+        } finally {
+            decoding.remove(id);
+        }
+    }
+
+    /** Turns references met while decoding into objects. Runs under the kernel's lock. */
+    private final class Resolver implements RecordDecoder.Resolve {
+        @Override
+        public Object object(ClassDescriptor descriptor, long id) {
+            Object o = table.object(id);
+            return o != null ? o : newShell(descriptor, id);
+        }
+
+        @Override
+        public Object container(long id) {
+            Object o = table.object(id);
+            return o != null ? o : decodeContainer(id, read(id));
+        }
+    }
+
+    // ---- commit ----
+
+    /**
+     * One commit: walks from what is new or changed to everything it newly reaches, encoding
+     * each into one write set. {@link #rollback()} undoes what the walk did to memory.
+     */
+    private final class Commit implements RecordEncoder.Reach {
+        private final WriteSet writes = new WriteSet();
+        private final RecordEncoder encoder = new RecordEncoder(classes, this);
+        private final ArrayDeque<Object> work = new ArrayDeque<>();
+        private final ArrayDeque<PathNode> workPaths = new ArrayDeque<>();
+        /** Handles made by this commit's walk, undone if it fails. */
+        private final List<Handle> assigned = new ArrayList<>();
+        private final List<Persistent> written = new ArrayList<>();
+        private final List<Handle> containers = new ArrayList<>();
+        private final List<byte[]> snapshots = new ArrayList<>();
+
+        WriteSet build() {
+            Map<Object, String> labels = new IdentityHashMap<>();
+            for (Map.Entry<String, Object> e : boundInTransaction.entrySet()) {
+                labels.putIfAbsent(e.getValue(), "\"" + e.getKey() + "\"");
+            }
+            for (Map.Entry<Object, Handle> e : pending.entrySet()) {
+                Object o = e.getKey();
+                String label = labels.get(o);
+                enqueue(o, PathNode.root(label != null ? label : o.getClass().getName() + "#" + e.getValue().id()));
+            }
+            for (Handle h : table.liveContainers()) {
+                Object c = h.get();
+                if (c != null && h.snapshot != null && Containers.mutable(h.descriptor.kind)) {
+                    enqueue(c, PathNode.root(c.getClass().getName() + "#" + h.id()));
+                }
+            }
+            while (!work.isEmpty()) {
+                write(work.poll(), workPaths.poll());
+            }
+            for (Map.Entry<String, Object> e : boundInTransaction.entrySet()) {
+                writes.bind(e.getKey(), idOf(e.getValue()));
+            }
+            for (String name : unboundInTransaction) {
+                writes.unbind(name);
+            }
+            if (!writes.isEmpty()) {
+                for (ClassDescriptor d : classes.unwritten()) {
+                    writes.classDescriptor(d.id, d.encode());
+                }
+            }
+            return writes;
+        }
+
+        private long idOf(Object o) {
+            return o instanceof Persistent p ? p.$perpetua$handle().id() : table.container(o).id();
+        }
+
+        private void enqueue(Object o, PathNode path) {
+            work.add(o);
+            workPaths.add(path);
+        }
+
+        private void write(Object o, PathNode path) {
+            if (o instanceof Persistent p) {
+                ClassInfo info = checkStorable(p.getClass(), path.render());
+                writes.put(p.$perpetua$handle().id(), encoder.object(p, info, path));
+                written.add(p);
+                return;
+            }
+            Handle h = table.container(o);
+            byte[] record = encoder.container(o, h.descriptor.kind, path);
+            if (h.snapshot == null || !Arrays.equals(record, h.snapshot)) {
+                writes.put(h.id(), record);
+                containers.add(h);
+                snapshots.add(record);
+            }
+        }
+
+        @Override
+        public long object(Persistent object, PathNode parent, String field, int index) {
+            Handle h = handleOf(object, parent.render() + PathNode.step(field, index));
+            if (h != null) {
+                return h.id();
+            }
+            PathNode path = parent.child(field, index);
+            checkStorable(object.getClass(), path.render());
+            h = attach(object, newId(), ObjectState.NEW);
+            assigned.add(h);
+            pending.put(object, h);
+            enqueue(object, path);
+            return h.id();
+        }
+
+        @Override
+        public long container(Object container, Kind kind, PathNode parent, String field, int index) {
+            Handle h = table.container(container);
+            if (h != null) {
+                return h.id();
+            }
+            h = attachContainer(container, newId(), kind);
+            assigned.add(h);
+            pending.put(container, h);
+            enqueue(container, parent.child(field, index));
+            return h.id();
+        }
+
+        void rollback() {
+            for (Handle h : assigned) {
+                Object o = h.get();
+                if (o != null) {
+                    pending.remove(o);
+                }
+                if (o instanceof Persistent p) {
+                    detach(p, h);
+                } else {
+                    table.remove(h);
+                }
+            }
+        }
+
+        void succeeded() {
+            for (Persistent p : written) {
+                p.$perpetua$state(ObjectState.CLEAN);
+            }
+            for (int i = 0; i < containers.size(); i++) {
+                containers.get(i).snapshot = snapshots.get(i);
+            }
+            pending.clear();
+            boundInTransaction.clear();
+            unboundInTransaction.clear();
+            if (!writes.isEmpty()) {
+                classes.markWritten();
+            }
+        }
+    }
+}

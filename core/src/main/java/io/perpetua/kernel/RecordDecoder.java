@@ -1,0 +1,676 @@
+package io.perpetua.kernel;
+
+import io.perpetua.IncompatibleClassChangeException;
+import io.perpetua.PersistentStoreException;
+import io.perpetua.kernel.ClassDescriptor.Kind;
+import io.perpetua.runtime.RecordReader;
+
+import java.lang.reflect.Array;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.MonthDay;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
+import java.time.Period;
+import java.time.Year;
+import java.time.YearMonth;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * Decodes what {@link RecordEncoder} wrote. As a {@link RecordReader} it serves the fields of
+ * one rewritten object straight from the record when the stored layout is the class's current
+ * one; {@link #evolved} adapts a record written under an older layout. References to other
+ * objects are resolved through the {@link Resolve} it was made with. Not thread-safe: the
+ * kernel uses it under its lock.
+ */
+final class RecordDecoder implements RecordReader {
+
+    /** How the decoder turns references into objects. */
+    interface Resolve {
+        /** @return the object of an id: resident, or a new hollow shell of the described class */
+        Object object(ClassDescriptor descriptor, long id);
+
+        /** @return the container of an id, read and filled now */
+        Object container(long id);
+    }
+
+    private final ClassRegistry classes;
+    private final Resolve resolve;
+    private ByteIn in;
+    private String where;
+
+    RecordDecoder(ClassRegistry classes, Resolve resolve) {
+        this.classes = classes;
+        this.resolve = resolve;
+    }
+
+    /** Points the decoder at a record body; {@code where} names it in errors. */
+    RecordDecoder reset(ByteIn in, String where) {
+        this.in = in;
+        this.where = where;
+        return this;
+    }
+
+    ByteIn in() {
+        return in;
+    }
+
+    // ---- RecordReader ----
+
+    @Override
+    public boolean readBoolean() {
+        return in.readByte() != 0;
+    }
+
+    @Override
+    public byte readByte() {
+        return (byte) in.readByte();
+    }
+
+    @Override
+    public char readChar() {
+        return (char) in.readVarInt();
+    }
+
+    @Override
+    public short readShort() {
+        return (short) in.readSignedVarInt();
+    }
+
+    @Override
+    public int readInt() {
+        return in.readSignedVarInt();
+    }
+
+    @Override
+    public long readLong() {
+        return in.readSignedVarLong();
+    }
+
+    @Override
+    public float readFloat() {
+        return Float.intBitsToFloat(in.readFixedInt());
+    }
+
+    @Override
+    public double readDouble() {
+        return Double.longBitsToDouble(in.readFixedLong());
+    }
+
+    @Override
+    public Object readObject() {
+        return value();
+    }
+
+    /** Reads one field of a stored type code, boxed. */
+    Object field(char type) {
+        return switch (type) {
+            case 'Z' -> readBoolean();
+            case 'B' -> readByte();
+            case 'C' -> readChar();
+            case 'S' -> readShort();
+            case 'I' -> readInt();
+            case 'J' -> readLong();
+            case 'F' -> readFloat();
+            case 'D' -> readDouble();
+            default -> value();
+        };
+    }
+
+    // ---- schema evolution ----
+
+    /**
+     * @return a reader that serves the fields of {@code current} from a record written under
+     *         {@code stored}: added fields read as their default, removed ones are dropped
+     * @throws IncompatibleClassChangeException if a field kept its name but changed its kind
+     */
+    RecordReader evolved(ClassDescriptor stored, ClassDescriptor current) {
+        Map<String, Object> values = new HashMap<>();
+        Map<String, Character> types = new HashMap<>();
+        for (ClassDescriptor.Field f : stored.fields) {
+            values.put(f.qualifiedName(), field(f.type()));
+            types.put(f.qualifiedName(), f.type());
+        }
+        Object[] served = new Object[current.fields.size()];
+        for (int i = 0; i < served.length; i++) {
+            ClassDescriptor.Field f = current.fields.get(i);
+            Character was = types.get(f.qualifiedName());
+            if (was == null) {
+                served[i] = defaultValue(f.type());
+            } else if (was != f.type()) {
+                throw new IncompatibleClassChangeException(current.className, f.name(),
+                        "it was stored as " + typeName(was) + " and is now " + typeName(f.type()));
+            } else {
+                served[i] = values.get(f.qualifiedName());
+            }
+        }
+        return new Served(served);
+    }
+
+    static Object defaultValue(char type) {
+        return switch (type) {
+            case 'Z' -> false;
+            case 'B' -> (byte) 0;
+            case 'C' -> (char) 0;
+            case 'S' -> (short) 0;
+            case 'I' -> 0;
+            case 'J' -> 0L;
+            case 'F' -> 0f;
+            case 'D' -> 0d;
+            default -> null;
+        };
+    }
+
+    private static String typeName(char type) {
+        return switch (type) {
+            case 'Z' -> "boolean";
+            case 'B' -> "byte";
+            case 'C' -> "char";
+            case 'S' -> "short";
+            case 'I' -> "int";
+            case 'J' -> "long";
+            case 'F' -> "float";
+            case 'D' -> "double";
+            default -> "a reference";
+        };
+    }
+
+    /** Serves pre-decoded field values in layout order. */
+    private static final class Served implements RecordReader {
+        private final Object[] values;
+        private int next;
+
+        Served(Object[] values) {
+            this.values = values;
+        }
+
+        private Object next() {
+            if (next >= values.length) {
+                throw new IllegalStateException("the class reads more fields than its layout has");
+            }
+            return values[next++];
+        }
+
+        @Override
+        public boolean readBoolean() {
+            return (Boolean) next();
+        }
+
+        @Override
+        public byte readByte() {
+            return (Byte) next();
+        }
+
+        @Override
+        public char readChar() {
+            return (Character) next();
+        }
+
+        @Override
+        public short readShort() {
+            return (Short) next();
+        }
+
+        @Override
+        public int readInt() {
+            return (Integer) next();
+        }
+
+        @Override
+        public long readLong() {
+            return (Long) next();
+        }
+
+        @Override
+        public float readFloat() {
+            return (Float) next();
+        }
+
+        @Override
+        public double readDouble() {
+            return (Double) next();
+        }
+
+        @Override
+        public Object readObject() {
+            return next();
+        }
+    }
+
+    // ---- values ----
+
+    Object value() {
+        int tag = in.readByte() & 0xFF;
+        switch (tag) {
+            case Tag.NULL:
+                return null;
+            case Tag.OBJECT: {
+                ClassDescriptor d = classes.byId(in.readVarInt(), where);
+                if (d.kind != Kind.OBJECT) {
+                    throw new ByteIn.MalformedRecord("an object reference names " + d + ", which is not a class");
+                }
+                return resolve.object(d, in.readVarLong());
+            }
+            case Tag.CONTAINER:
+                return resolve.container(in.readVarLong());
+            case Tag.STRING:
+                return in.readString();
+            case Tag.TRUE:
+                return Boolean.TRUE;
+            case Tag.FALSE:
+                return Boolean.FALSE;
+            case Tag.BYTE:
+                return (byte) in.readByte();
+            case Tag.CHAR:
+                return (char) in.readVarInt();
+            case Tag.SHORT:
+                return (short) in.readSignedVarInt();
+            case Tag.INT:
+                return in.readSignedVarInt();
+            case Tag.LONG:
+                return in.readSignedVarLong();
+            case Tag.FLOAT:
+                return Float.intBitsToFloat(in.readFixedInt());
+            case Tag.DOUBLE:
+                return Double.longBitsToDouble(in.readFixedLong());
+            case Tag.ENUM:
+                return enumConstant(classes.byId(in.readVarInt(), where), in.readString());
+            case Tag.RECORD:
+                return record(classes.byId(in.readVarInt(), where));
+            case Tag.BIG_INTEGER:
+                return new BigInteger(nonEmpty(in.readBytes(in.readCount())));
+            case Tag.BIG_DECIMAL: {
+                int scale = in.readSignedVarInt();
+                return new BigDecimal(new BigInteger(nonEmpty(in.readBytes(in.readCount()))), scale);
+            }
+            case Tag.UUID:
+                return new UUID(in.readFixedLong(), in.readFixedLong());
+            case Tag.OPTIONAL_EMPTY:
+                return Optional.empty();
+            case Tag.OPTIONAL: {
+                Object v = value();
+                if (v == null) {
+                    throw new ByteIn.MalformedRecord("an Optional holds null");
+                }
+                return Optional.of(v);
+            }
+            case Tag.OPTIONAL_INT:
+                return OptionalInt.of(in.readSignedVarInt());
+            case Tag.OPTIONAL_LONG:
+                return OptionalLong.of(in.readSignedVarLong());
+            case Tag.OPTIONAL_DOUBLE:
+                return OptionalDouble.of(Double.longBitsToDouble(in.readFixedLong()));
+            case Tag.NATURAL_ORDER:
+                return Comparator.naturalOrder();
+            case Tag.REVERSE_ORDER:
+                return Collections.reverseOrder();
+            case Tag.CASE_INSENSITIVE_ORDER:
+                return String.CASE_INSENSITIVE_ORDER;
+            default:
+                return time(tag);
+        }
+    }
+
+    private static byte[] nonEmpty(byte[] b) {
+        if (b.length == 0) {
+            throw new ByteIn.MalformedRecord("an empty big number");
+        }
+        return b;
+    }
+
+    private Object time(int tag) {
+        try {
+            switch (tag) {
+                case Tag.LOCAL_DATE:
+                    return LocalDate.ofEpochDay(in.readSignedVarLong());
+                case Tag.LOCAL_TIME:
+                    return LocalTime.ofNanoOfDay(in.readVarLong());
+                case Tag.LOCAL_DATE_TIME:
+                    return localDateTime();
+                case Tag.INSTANT:
+                    return Instant.ofEpochSecond(in.readSignedVarLong(), in.readVarInt());
+                case Tag.DURATION:
+                    return Duration.ofSeconds(in.readSignedVarLong(), in.readVarInt());
+                case Tag.PERIOD:
+                    return Period.of(in.readSignedVarInt(), in.readSignedVarInt(), in.readSignedVarInt());
+                case Tag.ZONE_OFFSET:
+                    return ZoneOffset.ofTotalSeconds(in.readSignedVarInt());
+                case Tag.ZONE_ID:
+                    return ZoneId.of(in.readString());
+                case Tag.OFFSET_DATE_TIME:
+                    return OffsetDateTime.of(localDateTime(), ZoneOffset.ofTotalSeconds(in.readSignedVarInt()));
+                case Tag.ZONED_DATE_TIME: {
+                    LocalDateTime t = localDateTime();
+                    ZoneOffset offset = ZoneOffset.ofTotalSeconds(in.readSignedVarInt());
+                    return ZonedDateTime.ofLocal(t, ZoneId.of(in.readString()), offset);
+                }
+                case Tag.OFFSET_TIME:
+                    return OffsetTime.of(LocalTime.ofNanoOfDay(in.readVarLong()), ZoneOffset.ofTotalSeconds(in.readSignedVarInt()));
+                case Tag.YEAR:
+                    return Year.of(in.readSignedVarInt());
+                case Tag.YEAR_MONTH:
+                    return YearMonth.of(in.readSignedVarInt(), in.readVarInt());
+                case Tag.MONTH_DAY:
+                    return MonthDay.of(in.readVarInt(), in.readVarInt());
+                default:
+                    throw new ByteIn.MalformedRecord("unknown value tag " + tag);
+            }
+        } catch (java.time.DateTimeException e) {
+            throw new ByteIn.MalformedRecord("a date or time out of range: " + e.getMessage());
+        }
+    }
+
+    private LocalDateTime localDateTime() {
+        LocalDate d = LocalDate.ofEpochDay(in.readSignedVarLong());
+        return LocalDateTime.of(d, LocalTime.ofNanoOfDay(in.readVarLong()));
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private Object enumConstant(ClassDescriptor d, String name) {
+        if (d.kind != Kind.ENUM) {
+            throw new ByteIn.MalformedRecord("an enum value names " + d + ", which is not an enum");
+        }
+        Class<?> type = classes.resolve(d.className);
+        if (!type.isEnum()) {
+            throw new IncompatibleClassChangeException(d.className, null, "it was stored as an enum and is no longer one");
+        }
+        try {
+            return Enum.valueOf((Class) type, name);
+        } catch (IllegalArgumentException e) {
+            throw new IncompatibleClassChangeException(d.className, name, "the enum constant " + name + " no longer exists");
+        }
+    }
+
+    private Object record(ClassDescriptor stored) {
+        if (stored.kind != Kind.RECORD) {
+            throw new ByteIn.MalformedRecord("a record value names " + stored + ", which is not a record");
+        }
+        Class<?> type = classes.resolve(stored.className);
+        if (!type.isRecord()) {
+            throw new IncompatibleClassChangeException(stored.className, null, "it was stored as a record and is no longer one");
+        }
+        ClassInfo ri = classes.info(type);
+        RecordReader fields = stored == ri.descriptor ? null : evolved(stored, ri.descriptor);
+        Object[] args = new Object[ri.descriptor.fields.size()];
+        for (int i = 0; i < args.length; i++) {
+            args[i] = fields == null ? field(ri.descriptor.fields.get(i).type()) : ((Served) fields).next();
+        }
+        try {
+            return ri.recordConstructor.invoke(args);
+        } catch (RuntimeException | Error e) {
+            throw new PersistentStoreException("the canonical constructor of record " + type.getName()
+                    + " rejected its stored components: " + e, e);
+        } catch (Throwable t) {
+            throw new PersistentStoreException("the canonical constructor of record " + type.getName() + " failed: " + t, t);
+        }
+    }
+
+    // ---- containers ----
+
+    /**
+     * Decodes a container body. For kinds made empty and then filled, {@code register} is
+     * called with the new container before its elements are read, so cycles resolve to it.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    Object container(ClassDescriptor d, java.util.function.Consumer<Object> register) {
+        switch (d.kind) {
+            case ARRAY: {
+                Class<?> type = classes.resolve(d.className);
+                if (!type.isArray()) {
+                    throw new ByteIn.MalformedRecord(d.className + " is not an array class");
+                }
+                int n = in.readCount();
+                Object a = Array.newInstance(type.getComponentType(), n);
+                register.accept(a);
+                fillArray(a, n);
+                return a;
+            }
+            case COLLECTION: {
+                Class<?> type = classes.resolve(d.className);
+                Collection<Object> c;
+                if (Containers.sorted(type)) {
+                    Comparator<Object> cmp = (Comparator<Object>) value();
+                    c = Containers.SORTED_COLLECTIONS.get(type).apply(cmp);
+                } else {
+                    var make = Containers.COLLECTIONS.get(type);
+                    if (make == null) {
+                        throw new IncompatibleClassChangeException(d.className, null, "not a collection Perpetua stores");
+                    }
+                    c = make.get();
+                }
+                register.accept(c);
+                int n = in.readCount();
+                for (int i = 0; i < n; i++) {
+                    c.add(value());
+                }
+                return c;
+            }
+            case MAP: {
+                Class<?> type = classes.resolve(d.className);
+                Map<Object, Object> m;
+                if (Containers.sorted(type)) {
+                    Comparator<Object> cmp = (Comparator<Object>) value();
+                    m = Containers.SORTED_MAPS.get(type).apply(cmp);
+                } else {
+                    var make = Containers.MAPS.get(type);
+                    if (make == null) {
+                        throw new IncompatibleClassChangeException(d.className, null, "not a map Perpetua stores");
+                    }
+                    m = make.get();
+                }
+                register.accept(m);
+                int n = in.readCount();
+                for (int i = 0; i < n; i++) {
+                    Object k = value();
+                    m.put(k, value());
+                }
+                return m;
+            }
+            case ENUM_SET: {
+                Class type = enumClass(in.readString());
+                EnumSet set = EnumSet.noneOf(type);
+                register.accept(set);
+                int n = in.readCount();
+                for (int i = 0; i < n; i++) {
+                    set.add(constant(type, in.readString()));
+                }
+                return set;
+            }
+            case ENUM_MAP: {
+                Class type = enumClass(in.readString());
+                EnumMap map = new EnumMap(type);
+                register.accept(map);
+                int n = in.readCount();
+                for (int i = 0; i < n; i++) {
+                    Enum<?> k = constant(type, in.readString());
+                    map.put(k, value());
+                }
+                return map;
+            }
+            case IMMUTABLE_LIST: {
+                List<Object> l = elements();
+                return l.contains(null) ? l.stream().toList() : List.copyOf(l);
+            }
+            case IMMUTABLE_SET: {
+                List<Object> l = elements();
+                return l.contains(null) ? Collections.unmodifiableSet(new LinkedHashSet<>(l)) : Set_copyOf(l);
+            }
+            case IMMUTABLE_MAP: {
+                Map<Object, Object> m = entries(new LinkedHashMap<>());
+                return m.containsKey(null) || m.containsValue(null) ? Collections.unmodifiableMap(m) : Map.copyOf(m);
+            }
+            case UNMODIFIABLE_LIST:
+                return Collections.unmodifiableList(elements());
+            case UNMODIFIABLE_SET:
+                return Collections.unmodifiableSet(new LinkedHashSet<>(elements()));
+            case UNMODIFIABLE_COLLECTION:
+                return Collections.unmodifiableCollection(elements());
+            case UNMODIFIABLE_SORTED_SET: {
+                TreeSet<Object> s = new TreeSet<>((Comparator<Object>) value());
+                s.addAll(elements());
+                return Collections.unmodifiableNavigableSet(s);
+            }
+            case UNMODIFIABLE_MAP:
+                return Collections.unmodifiableMap(entries(new LinkedHashMap<>()));
+            case UNMODIFIABLE_SORTED_MAP:
+                return Collections.unmodifiableNavigableMap(entries(new TreeMap<>((Comparator<Object>) value())));
+            case FIXED_SIZE_LIST:
+                return Arrays.asList(elements().toArray());
+            case VALUE:
+                return value();
+            default:
+                throw new ByteIn.MalformedRecord(d + " does not describe a container");
+        }
+    }
+
+    private static Object Set_copyOf(List<Object> l) {
+        return java.util.Set.copyOf(l);
+    }
+
+    private List<Object> elements() {
+        int n = in.readCount();
+        List<Object> l = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            l.add(value());
+        }
+        return l;
+    }
+
+    private <M extends Map<Object, Object>> M entries(M m) {
+        int n = in.readCount();
+        for (int i = 0; i < n; i++) {
+            Object k = value();
+            m.put(k, value());
+        }
+        return m;
+    }
+
+    private Class<?> enumClass(String name) {
+        Class<?> type = classes.resolve(name);
+        if (!type.isEnum()) {
+            throw new IncompatibleClassChangeException(name, null, "it was stored as an enum and is no longer one");
+        }
+        return type;
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Enum<?> constant(Class type, String name) {
+        try {
+            return Enum.valueOf(type, name);
+        } catch (IllegalArgumentException e) {
+            throw new IncompatibleClassChangeException(type.getName(), name, "the enum constant " + name + " no longer exists");
+        }
+    }
+
+    private void fillArray(Object a, int n) {
+        Class<?> ct = a.getClass().getComponentType();
+        if (!ct.isPrimitive()) {
+            Object[] objects = (Object[]) a;
+            for (int i = 0; i < n; i++) {
+                Object v = value();
+                if (v != null && !ct.isInstance(v)) {
+                    throw new IncompatibleClassChangeException(a.getClass().getTypeName(), "[" + i + "]",
+                            "an element of class " + v.getClass().getName() + " no longer fits the array");
+                }
+                objects[i] = v;
+            }
+        } else if (ct == int.class) {
+            int[] v = (int[]) a;
+            for (int i = 0; i < n; i++) {
+                v[i] = in.readSignedVarInt();
+            }
+        } else if (ct == long.class) {
+            long[] v = (long[]) a;
+            for (int i = 0; i < n; i++) {
+                v[i] = in.readSignedVarLong();
+            }
+        } else if (ct == byte.class) {
+            System.arraycopy(in.readBytes(n), 0, a, 0, n);
+        } else if (ct == boolean.class) {
+            boolean[] v = (boolean[]) a;
+            for (int i = 0; i < n; i++) {
+                v[i] = in.readByte() != 0;
+            }
+        } else if (ct == char.class) {
+            char[] v = (char[]) a;
+            for (int i = 0; i < n; i++) {
+                v[i] = (char) in.readVarInt();
+            }
+        } else if (ct == short.class) {
+            short[] v = (short[]) a;
+            for (int i = 0; i < n; i++) {
+                v[i] = (short) in.readSignedVarInt();
+            }
+        } else if (ct == float.class) {
+            float[] v = (float[]) a;
+            for (int i = 0; i < n; i++) {
+                v[i] = Float.intBitsToFloat(in.readFixedInt());
+            }
+        } else {
+            double[] v = (double[]) a;
+            for (int i = 0; i < n; i++) {
+                v[i] = Double.longBitsToDouble(in.readFixedLong());
+            }
+        }
+    }
+
+    /**
+     * Puts the contents of a decoded copy back into the original container, for abort.
+     * @return false if the container cannot be restored in place (an immutable view)
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static boolean restoreInto(Object target, Object copy) {
+        if (target.getClass().isArray()) {
+            System.arraycopy(copy, 0, target, 0, Array.getLength(target));
+            return true;
+        }
+        try {
+            if (target instanceof Map m) {
+                m.clear();
+                m.putAll((Map) copy);
+                return true;
+            }
+            if (target instanceof List l && copy instanceof List c && l.size() == c.size()
+                    && Containers.kindOf(target) == Kind.FIXED_SIZE_LIST) {
+                for (int i = 0; i < c.size(); i++) {
+                    l.set(i, c.get(i));
+                }
+                return true;
+            }
+            if (target instanceof Collection c) {
+                c.clear();
+                c.addAll((Collection) copy);
+                return true;
+            }
+        } catch (UnsupportedOperationException e) {
+            return false;
+        }
+        return false;
+    }
+}

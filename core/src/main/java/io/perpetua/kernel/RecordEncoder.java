@@ -1,0 +1,553 @@
+package io.perpetua.kernel;
+
+import io.perpetua.NotPersistableException;
+import io.perpetua.kernel.ClassDescriptor.Kind;
+import io.perpetua.runtime.Persistent;
+import io.perpetua.runtime.RecordWriter;
+
+import java.lang.reflect.Array;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.MonthDay;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
+import java.time.Period;
+import java.time.Year;
+import java.time.YearMonth;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.UUID;
+
+/**
+ * Encodes records: the fields of rewritten objects (as their {@link RecordWriter}), the bodies
+ * of containers, and inline values. Every reference it meets is handed to the {@link Reach}
+ * it was made with, which decides ids and makes newly reached objects persistent. Not
+ * thread-safe: one encoder serves one commit.
+ */
+final class RecordEncoder implements RecordWriter {
+
+    /** What the encoder asks about each reference it meets. */
+    interface Reach {
+        /** @return the id of a rewritten object, making it persistent if it is not yet */
+        long object(Persistent object, PathNode parent, String field, int index);
+
+        /** @return the id of a container, making it persistent if it is not yet */
+        long container(Object container, Kind kind, PathNode parent, String field, int index);
+    }
+
+    private static final int MAX_VALUE_DEPTH = 512;
+
+    /** Classes whose instances are stored inline, by value (besides enums and records). */
+    private static final java.util.Set<Class<?>> VALUE_CLASSES = java.util.Set.of(String.class, Integer.class,
+            Long.class, Boolean.class, Double.class, Float.class, Byte.class, Short.class, Character.class,
+            BigInteger.class, BigDecimal.class, UUID.class, Optional.class, OptionalInt.class, OptionalLong.class,
+            OptionalDouble.class, LocalDate.class, LocalTime.class, LocalDateTime.class, Instant.class,
+            Duration.class, Period.class, ZoneOffset.class, OffsetDateTime.class, ZonedDateTime.class,
+            OffsetTime.class, Year.class, YearMonth.class, MonthDay.class);
+
+    /** @return true if {@code v} is stored inline, by value, rather than with an identity of its own */
+    static boolean isValue(Object v) {
+        Class<?> c = v.getClass();
+        return VALUE_CLASSES.contains(c) || v instanceof Enum || c.isRecord() || v instanceof ZoneId
+                || v == Comparator.naturalOrder() || v == Collections.reverseOrder()
+                || v == String.CASE_INSENSITIVE_ORDER;
+    }
+
+    private final ClassRegistry classes;
+    private final Reach reach;
+    private final ByteOut out = new ByteOut(512);
+    private PathNode path;
+    private ClassInfo info;
+    private int field;
+    private int depth;
+
+    RecordEncoder(ClassRegistry classes, Reach reach) {
+        this.classes = classes;
+        this.reach = reach;
+    }
+
+    /** @return the record of a rewritten object: descriptor id, then its fields */
+    byte[] object(Persistent object, ClassInfo info, PathNode path) {
+        out.reset();
+        this.path = path;
+        this.info = info;
+        this.field = 0;
+        out.writeVarInt(info.descriptor.id);
+        object.$perpetua$write(this);
+        if (field != info.descriptor.fields.size()) {
+            throw new IllegalStateException("class " + info.type.getName() + " wrote " + field + " fields; its layout has "
+                    + info.descriptor.fields.size());
+        }
+        return out.toByteArray();
+    }
+
+    /** @return the record of a container: descriptor id, then its body */
+    byte[] container(Object c, Kind kind, PathNode path) {
+        out.reset();
+        this.path = path;
+        this.info = null;
+        ClassDescriptor d = kind == Kind.VALUE
+                ? classes.descriptor(Kind.VALUE, "value", java.util.List.of())
+                : classes.descriptor(kind, c.getClass());
+        out.writeVarInt(d.id);
+        switch (kind) {
+            case ARRAY -> array(c);
+            case COLLECTION -> {
+                if (Containers.sorted(c.getClass())) {
+                    value(Containers.comparator(c), "comparator", 0);
+                }
+                elements((Collection<?>) c);
+            }
+            case MAP -> {
+                if (Containers.sorted(c.getClass())) {
+                    value(Containers.comparator(c), "comparator", 0);
+                }
+                entries((Map<?, ?>) c);
+            }
+            case ENUM_SET -> {
+                EnumSet<?> set = (EnumSet<?>) c;
+                out.writeString(Containers.enumSetElementType(set).getName());
+                out.writeVarInt(set.size());
+                for (Enum<?> e : set) {
+                    out.writeString(e.name());
+                }
+            }
+            case ENUM_MAP -> {
+                EnumMap<?, ?> map = (EnumMap<?, ?>) c;
+                out.writeString(Containers.enumMapKeyType(map).getName());
+                out.writeVarInt(map.size());
+                int i = 0;
+                for (Map.Entry<? extends Enum<?>, ?> e : map.entrySet()) {
+                    out.writeString(e.getKey().name());
+                    value(e.getValue(), null, i++);
+                }
+            }
+            case IMMUTABLE_LIST, IMMUTABLE_SET, UNMODIFIABLE_LIST, UNMODIFIABLE_SET, UNMODIFIABLE_COLLECTION,
+                    FIXED_SIZE_LIST -> elements((Collection<?>) c);
+            case UNMODIFIABLE_SORTED_SET -> {
+                value(Containers.comparator(c), "comparator", 0);
+                elements((Collection<?>) c);
+            }
+            case IMMUTABLE_MAP, UNMODIFIABLE_MAP -> entries((Map<?, ?>) c);
+            case UNMODIFIABLE_SORTED_MAP -> {
+                value(Containers.comparator(c), "comparator", 0);
+                entries((Map<?, ?>) c);
+            }
+            case VALUE -> value(c, null, 0);
+            default -> throw new IllegalStateException("not a container kind: " + kind);
+        }
+        return out.toByteArray();
+    }
+
+    private void elements(Collection<?> c) {
+        out.writeVarInt(c.size());
+        int i = 0;
+        for (Object e : c) {
+            value(e, null, i++);
+        }
+    }
+
+    private void entries(Map<?, ?> m) {
+        out.writeVarInt(m.size());
+        int i = 0;
+        for (Map.Entry<?, ?> e : m.entrySet()) {
+            value(e.getKey(), null, i);
+            value(e.getValue(), null, i++);
+        }
+    }
+
+    private void array(Object a) {
+        int n = Array.getLength(a);
+        out.writeVarInt(n);
+        Class<?> ct = a.getClass().getComponentType();
+        if (!ct.isPrimitive()) {
+            Object[] objects = (Object[]) a;
+            for (int i = 0; i < n; i++) {
+                value(objects[i], null, i);
+            }
+        } else if (ct == int.class) {
+            for (int v : (int[]) a) {
+                out.writeSignedVarInt(v);
+            }
+        } else if (ct == long.class) {
+            for (long v : (long[]) a) {
+                out.writeSignedVarLong(v);
+            }
+        } else if (ct == byte.class) {
+            out.writeBytes((byte[]) a);
+        } else if (ct == boolean.class) {
+            for (boolean v : (boolean[]) a) {
+                out.writeByte(v ? 1 : 0);
+            }
+        } else if (ct == char.class) {
+            for (char v : (char[]) a) {
+                out.writeVarInt(v);
+            }
+        } else if (ct == short.class) {
+            for (short v : (short[]) a) {
+                out.writeSignedVarInt(v);
+            }
+        } else if (ct == float.class) {
+            for (float v : (float[]) a) {
+                out.writeFixedInt(Float.floatToRawIntBits(v));
+            }
+        } else {
+            for (double v : (double[]) a) {
+                out.writeFixedLong(Double.doubleToRawLongBits(v));
+            }
+        }
+    }
+
+    // ---- RecordWriter: the fields of a rewritten object, in layout order ----
+
+    @Override
+    public void writeBoolean(boolean v) {
+        expect('Z');
+        out.writeByte(v ? 1 : 0);
+    }
+
+    @Override
+    public void writeByte(byte v) {
+        expect('B');
+        out.writeByte(v);
+    }
+
+    @Override
+    public void writeChar(char v) {
+        expect('C');
+        out.writeVarInt(v);
+    }
+
+    @Override
+    public void writeShort(short v) {
+        expect('S');
+        out.writeSignedVarInt(v);
+    }
+
+    @Override
+    public void writeInt(int v) {
+        expect('I');
+        out.writeSignedVarInt(v);
+    }
+
+    @Override
+    public void writeLong(long v) {
+        expect('J');
+        out.writeSignedVarLong(v);
+    }
+
+    @Override
+    public void writeFloat(float v) {
+        expect('F');
+        out.writeFixedInt(Float.floatToRawIntBits(v));
+    }
+
+    @Override
+    public void writeDouble(double v) {
+        expect('D');
+        out.writeFixedLong(Double.doubleToRawLongBits(v));
+    }
+
+    @Override
+    public void writeObject(Object v) {
+        String name = info == null ? "?" : info.fieldName(field);
+        expect('L');
+        value(v, name, 0);
+    }
+
+    /**
+     * Checks that a rewritten class writes its fields in layout order: a mismatch would
+     * otherwise corrupt the record silently. One comparison per field, at commit only.
+     */
+    private void expect(char type) {
+        if (info != null) {
+            java.util.List<ClassDescriptor.Field> fields = info.descriptor.fields;
+            if (field >= fields.size() || fields.get(field).type() != type) {
+                throw new IllegalStateException("class " + info.type.getName() + " writes its fields out of layout order"
+                        + " (field " + field + " written as '" + type + "', layout "
+                        + (field < fields.size() ? fields.get(field) : "has no more fields") + ")");
+            }
+        }
+        field++;
+    }
+
+    // ---- values ----
+
+    /** Writes one reference value, reached from the current path by {@code field} or {@code index}. */
+    private void value(Object v, String field, int index) {
+        if (v == null) {
+            out.writeByte(Tag.NULL);
+            return;
+        }
+        if (v instanceof Persistent p) {
+            long id = reach.object(p, path, field, index);
+            out.writeByte(Tag.OBJECT);
+            out.writeVarInt(classes.info(p.getClass()).descriptor.id);
+            out.writeVarLong(id);
+            return;
+        }
+        Class<?> c = v.getClass();
+        if (c == String.class) {
+            out.writeByte(Tag.STRING);
+            out.writeString((String) v);
+        } else if (c == Integer.class) {
+            out.writeByte(Tag.INT);
+            out.writeSignedVarInt((Integer) v);
+        } else if (c == Long.class) {
+            out.writeByte(Tag.LONG);
+            out.writeSignedVarLong((Long) v);
+        } else if (c == Boolean.class) {
+            out.writeByte((Boolean) v ? Tag.TRUE : Tag.FALSE);
+        } else if (c == Double.class) {
+            out.writeByte(Tag.DOUBLE);
+            out.writeFixedLong(Double.doubleToRawLongBits((Double) v));
+        } else if (c == Float.class) {
+            out.writeByte(Tag.FLOAT);
+            out.writeFixedInt(Float.floatToRawIntBits((Float) v));
+        } else if (c == Byte.class) {
+            out.writeByte(Tag.BYTE);
+            out.writeByte((Byte) v);
+        } else if (c == Short.class) {
+            out.writeByte(Tag.SHORT);
+            out.writeSignedVarInt((Short) v);
+        } else if (c == Character.class) {
+            out.writeByte(Tag.CHAR);
+            out.writeVarInt((Character) v);
+        } else if (v instanceof Enum<?> e) {
+            out.writeByte(Tag.ENUM);
+            out.writeVarInt(classes.descriptor(Kind.ENUM, e.getDeclaringClass()).id);
+            out.writeString(e.name());
+        } else if (c.isRecord()) {
+            record(v, field, index);
+        } else if (!inlineValue(v, c)) {
+            Kind kind = Containers.kindOf(v);
+            if (kind == null) {
+                throw notPersistable(v, field, index);
+            }
+            long id = reach.container(v, kind, path, field, index);
+            out.writeByte(Tag.CONTAINER);
+            out.writeVarLong(id);
+        }
+    }
+
+    private void record(Object v, String field, int index) {
+        if (++depth > MAX_VALUE_DEPTH) {
+            depth = 0;
+            throw new NotPersistableException(v.getClass().getName(), where(field, index),
+                    "records nest deeper than " + MAX_VALUE_DEPTH + " levels (a cycle through records?)");
+        }
+        ClassInfo ri = classes.info(v.getClass());
+        out.writeByte(Tag.RECORD);
+        out.writeVarInt(ri.descriptor.id);
+        PathNode saved = path;
+        path = path.child(field, index);
+        try {
+            for (int i = 0; i < ri.recordAccessors.length; i++) {
+                Object component;
+                try {
+                    component = ri.recordAccessors[i].invokeExact(v);
+                } catch (RuntimeException | Error e) {
+                    throw e;
+                } catch (Throwable t) {
+                    throw new IllegalStateException(t);
+                }
+                ClassDescriptor.Field f = ri.descriptor.fields.get(i);
+                switch (f.type()) {
+                    case 'Z' -> out.writeByte((Boolean) component ? 1 : 0);
+                    case 'B' -> out.writeByte((Byte) component);
+                    case 'C' -> out.writeVarInt((Character) component);
+                    case 'S' -> out.writeSignedVarInt((Short) component);
+                    case 'I' -> out.writeSignedVarInt((Integer) component);
+                    case 'J' -> out.writeSignedVarLong((Long) component);
+                    case 'F' -> out.writeFixedInt(Float.floatToRawIntBits((Float) component));
+                    case 'D' -> out.writeFixedLong(Double.doubleToRawLongBits((Double) component));
+                    default -> value(component, f.name(), 0);
+                }
+            }
+        } finally {
+            path = saved;
+            depth--;
+        }
+    }
+
+    /** Writes the values stored inline that are neither boxes nor enums; false if {@code v} is none. */
+    private boolean inlineValue(Object v, Class<?> c) {
+        if (c == BigInteger.class) {
+            out.writeByte(Tag.BIG_INTEGER);
+            bytes(((BigInteger) v).toByteArray());
+        } else if (c == BigDecimal.class) {
+            BigDecimal d = (BigDecimal) v;
+            out.writeByte(Tag.BIG_DECIMAL);
+            out.writeSignedVarInt(d.scale());
+            bytes(d.unscaledValue().toByteArray());
+        } else if (c == UUID.class) {
+            UUID u = (UUID) v;
+            out.writeByte(Tag.UUID);
+            out.writeFixedLong(u.getMostSignificantBits());
+            out.writeFixedLong(u.getLeastSignificantBits());
+        } else if (c == Optional.class) {
+            Optional<?> o = (Optional<?>) v;
+            if (o.isEmpty()) {
+                out.writeByte(Tag.OPTIONAL_EMPTY);
+            } else {
+                out.writeByte(Tag.OPTIONAL);
+                value(o.get(), "value", 0);
+            }
+        } else if (c == OptionalInt.class) {
+            OptionalInt o = (OptionalInt) v;
+            out.writeByte(o.isPresent() ? Tag.OPTIONAL_INT : Tag.OPTIONAL_EMPTY);
+            if (o.isPresent()) {
+                out.writeSignedVarInt(o.getAsInt());
+            }
+        } else if (c == OptionalLong.class) {
+            OptionalLong o = (OptionalLong) v;
+            out.writeByte(o.isPresent() ? Tag.OPTIONAL_LONG : Tag.OPTIONAL_EMPTY);
+            if (o.isPresent()) {
+                out.writeSignedVarLong(o.getAsLong());
+            }
+        } else if (c == OptionalDouble.class) {
+            OptionalDouble o = (OptionalDouble) v;
+            out.writeByte(o.isPresent() ? Tag.OPTIONAL_DOUBLE : Tag.OPTIONAL_EMPTY);
+            if (o.isPresent()) {
+                out.writeFixedLong(Double.doubleToRawLongBits(o.getAsDouble()));
+            }
+        } else if (v instanceof Comparator<?> cmp && wellKnownComparator(cmp)) {
+            return true;
+        } else {
+            return time(v, c);
+        }
+        return true;
+    }
+
+    private boolean wellKnownComparator(Comparator<?> cmp) {
+        if (cmp == Comparator.naturalOrder()) {
+            out.writeByte(Tag.NATURAL_ORDER);
+        } else if (cmp == Collections.reverseOrder()) {
+            out.writeByte(Tag.REVERSE_ORDER);
+        } else if (cmp == String.CASE_INSENSITIVE_ORDER) {
+            out.writeByte(Tag.CASE_INSENSITIVE_ORDER);
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    private boolean time(Object v, Class<?> c) {
+        if (c == LocalDate.class) {
+            out.writeByte(Tag.LOCAL_DATE);
+            localDate((LocalDate) v);
+        } else if (c == LocalTime.class) {
+            out.writeByte(Tag.LOCAL_TIME);
+            out.writeVarLong(((LocalTime) v).toNanoOfDay());
+        } else if (c == LocalDateTime.class) {
+            out.writeByte(Tag.LOCAL_DATE_TIME);
+            localDateTime((LocalDateTime) v);
+        } else if (c == Instant.class) {
+            Instant i = (Instant) v;
+            out.writeByte(Tag.INSTANT);
+            out.writeSignedVarLong(i.getEpochSecond());
+            out.writeVarInt(i.getNano());
+        } else if (c == Duration.class) {
+            Duration d = (Duration) v;
+            out.writeByte(Tag.DURATION);
+            out.writeSignedVarLong(d.getSeconds());
+            out.writeVarInt(d.getNano());
+        } else if (c == Period.class) {
+            Period p = (Period) v;
+            out.writeByte(Tag.PERIOD);
+            out.writeSignedVarInt(p.getYears());
+            out.writeSignedVarInt(p.getMonths());
+            out.writeSignedVarInt(p.getDays());
+        } else if (c == ZoneOffset.class) {
+            out.writeByte(Tag.ZONE_OFFSET);
+            out.writeSignedVarInt(((ZoneOffset) v).getTotalSeconds());
+        } else if (v instanceof ZoneId z) {
+            out.writeByte(Tag.ZONE_ID);
+            out.writeString(z.getId());
+        } else if (c == OffsetDateTime.class) {
+            OffsetDateTime o = (OffsetDateTime) v;
+            out.writeByte(Tag.OFFSET_DATE_TIME);
+            localDateTime(o.toLocalDateTime());
+            out.writeSignedVarInt(o.getOffset().getTotalSeconds());
+        } else if (c == ZonedDateTime.class) {
+            ZonedDateTime z = (ZonedDateTime) v;
+            out.writeByte(Tag.ZONED_DATE_TIME);
+            localDateTime(z.toLocalDateTime());
+            out.writeSignedVarInt(z.getOffset().getTotalSeconds());
+            out.writeString(z.getZone().getId());
+        } else if (c == OffsetTime.class) {
+            OffsetTime o = (OffsetTime) v;
+            out.writeByte(Tag.OFFSET_TIME);
+            out.writeVarLong(o.toLocalTime().toNanoOfDay());
+            out.writeSignedVarInt(o.getOffset().getTotalSeconds());
+        } else if (c == Year.class) {
+            out.writeByte(Tag.YEAR);
+            out.writeSignedVarInt(((Year) v).getValue());
+        } else if (c == YearMonth.class) {
+            YearMonth y = (YearMonth) v;
+            out.writeByte(Tag.YEAR_MONTH);
+            out.writeSignedVarInt(y.getYear());
+            out.writeVarInt(y.getMonthValue());
+        } else if (c == MonthDay.class) {
+            MonthDay m = (MonthDay) v;
+            out.writeByte(Tag.MONTH_DAY);
+            out.writeVarInt(m.getMonthValue());
+            out.writeVarInt(m.getDayOfMonth());
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    private void localDate(LocalDate d) {
+        out.writeSignedVarLong(d.toEpochDay());
+    }
+
+    private void localDateTime(LocalDateTime t) {
+        localDate(t.toLocalDate());
+        out.writeVarLong(t.toLocalTime().toNanoOfDay());
+    }
+
+    private void bytes(byte[] b) {
+        out.writeVarInt(b.length);
+        out.writeBytes(b);
+    }
+
+    private String where(String field, int index) {
+        return (path == null ? "" : path.render()) + PathNode.step(field, index);
+    }
+
+    private NotPersistableException notPersistable(Object v, String field, int index) {
+        Class<?> c = v.getClass();
+        String reason;
+        if (c.isSynthetic() && c.getName().contains("$$Lambda")) {
+            reason = "a lambda or method reference cannot be stored; use an instance of a named class";
+        } else if (c.isHidden()) {
+            reason = "instances of hidden classes cannot be stored";
+        } else if (c.getClassLoader() == null || c.getName().startsWith("java.") || c.getName().startsWith("jdk.")
+                || c.getName().startsWith("sun.") || c.getName().startsWith("javax.")) {
+            reason = "Perpetua does not store this JDK type (threads, streams, sockets, class loaders and other"
+                    + " runtime objects have no meaning outside the JVM that made them); mark the field transient";
+        } else {
+            reason = "its class was not rewritten by the Perpetua agent (run with -javaagent:perpetua-agent.jar;"
+                    + " classes loaded before the agent started cannot be rewritten)";
+        }
+        return new NotPersistableException(c.getName(), where(field, index), reason);
+    }
+}

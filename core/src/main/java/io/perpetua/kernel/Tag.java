@@ -1,0 +1,52 @@
+package io.perpetua.kernel;
+
+/** The first byte of every reference value in a record. Stored: never renumber. */
+final class Tag {
+    static final int NULL = 0;
+    /** A rewritten object: varint descriptor id, varlong object id. */
+    static final int OBJECT = 1;
+    /** A container with a record of its own: varlong object id. */
+    static final int CONTAINER = 2;
+    static final int STRING = 3;
+    static final int TRUE = 4;
+    static final int FALSE = 5;
+    static final int BYTE = 6;
+    static final int CHAR = 7;
+    static final int SHORT = 8;
+    static final int INT = 9;
+    static final int LONG = 10;
+    static final int FLOAT = 11;
+    static final int DOUBLE = 12;
+    /** varint enum descriptor id, string constant name. */
+    static final int ENUM = 13;
+    static final int BIG_INTEGER = 14;
+    static final int BIG_DECIMAL = 15;
+    static final int UUID = 16;
+    static final int OPTIONAL_EMPTY = 17;
+    static final int OPTIONAL = 18;
+    /** varint record descriptor id, then the components as fields. */
+    static final int RECORD = 19;
+    static final int LOCAL_DATE = 20;
+    static final int LOCAL_TIME = 21;
+    static final int LOCAL_DATE_TIME = 22;
+    static final int INSTANT = 23;
+    static final int DURATION = 24;
+    static final int PERIOD = 25;
+    static final int ZONE_OFFSET = 26;
+    static final int ZONE_ID = 27;
+    static final int OFFSET_DATE_TIME = 28;
+    static final int ZONED_DATE_TIME = 29;
+    static final int OFFSET_TIME = 30;
+    static final int YEAR = 31;
+    static final int YEAR_MONTH = 32;
+    static final int MONTH_DAY = 33;
+    static final int NATURAL_ORDER = 34;
+    static final int REVERSE_ORDER = 35;
+    static final int CASE_INSENSITIVE_ORDER = 36;
+    static final int OPTIONAL_INT = 37;
+    static final int OPTIONAL_LONG = 38;
+    static final int OPTIONAL_DOUBLE = 39;
+
+    private Tag() {
+    }
+}

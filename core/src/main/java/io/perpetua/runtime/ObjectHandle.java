@@ -1,0 +1,34 @@
+package io.perpetua.runtime;
+
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+
+/**
+ * The kernel's record of one persistent object: its id and the store it belongs to. An object
+ * holds its handle strongly; the kernel's object table holds the object only weakly through
+ * the handle, so that a clean object the program no longer uses can be collected.
+ */
+public abstract class ObjectHandle extends WeakReference<Object> {
+    private final long id;
+
+    /**
+     * @param referent the persistent object
+     * @param id its store-unique id, positive
+     * @param queue where the handle is enqueued once the object is collected
+     */
+    protected ObjectHandle(Object referent, long id, ReferenceQueue<Object> queue) {
+        super(referent, queue);
+        this.id = id;
+    }
+
+    /** @return the object's store-unique id */
+    public final long id() {
+        return id;
+    }
+
+    /** Fills a hollow object; does nothing if another thread filled it first. */
+    protected abstract void load(Persistent object);
+
+    /** Makes the object resident (if hollow) and marks it dirty. */
+    protected abstract void beforeWrite(Persistent object);
+}

@@ -1,0 +1,34 @@
+package io.perpetua.runtime;
+
+/**
+ * The states of a persistent-capable object, as stored in its {@code $perpetua$state} field.
+ * The values are chosen so that the two checks on the hot path are one comparison each: a read
+ * needs the slow path only for {@link #HOLLOW}, a write for any negative state.
+ */
+public final class ObjectState {
+    /** Not persistent: made by a constructor and not yet reached from a root. The JVM default. */
+    public static final byte TRANSIENT = 0;
+    /** Persistent with an id, not yet written: it will be written by the next commit. */
+    public static final byte NEW = 1;
+    /** Resident and changed since the last commit: it will be written by the next commit. */
+    public static final byte DIRTY = 2;
+    /** Resident and unchanged since it was read or last committed. */
+    public static final byte CLEAN = -1;
+    /** An empty shell: its id and class are known, its fields are not loaded yet. */
+    public static final byte HOLLOW = -2;
+
+    private ObjectState() {
+    }
+
+    /** @return the state's name, for messages */
+    public static String name(byte state) {
+        return switch (state) {
+            case TRANSIENT -> "transient";
+            case NEW -> "new";
+            case DIRTY -> "dirty";
+            case CLEAN -> "clean";
+            case HOLLOW -> "hollow";
+            default -> "invalid(" + state + ")";
+        };
+    }
+}

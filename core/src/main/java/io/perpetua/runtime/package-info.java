@@ -1,0 +1,35 @@
+/**
+ * The protocol between rewritten (persistent-capable) classes and the kernel. The agent
+ * generates it into application classes; nothing here is meant for application code.
+ *
+ * <h2>What a rewritten class carries</h2>
+ * <ul>
+ *   <li>It implements {@link io.perpetua.runtime.Persistent}.</li>
+ *   <li>The top-most rewritten class of a hierarchy declares two instance fields:
+ *       {@code public transient volatile byte $perpetua$state} (one of {@link io.perpetua.runtime.ObjectState}'s
+ *       constants; 0, {@code TRANSIENT}, is what a constructor leaves) and
+ *       {@code public transient io.perpetua.runtime.ObjectHandle $perpetua$handle}, and implements
+ *       the four accessor methods of {@code Persistent} on them.</li>
+ *   <li>Every rewritten class declares {@code $perpetua$write(RecordWriter)} and
+ *       {@code $perpetua$read(RecordReader)}: each first calls the super-class's version when
+ *       the super-class is rewritten, then writes (reads) its own <em>persistent fields</em> in
+ *       order of {@link java.lang.String#compareTo name}, with the {@code RecordWriter} method of
+ *       the field's type ({@code writeObject}/{@code readObject} plus a cast for references).
+ *       Persistent fields are the non-static, non-transient fields whose names do not start
+ *       with {@code $perpetua$} (synthetic ones such as {@code this$0} included). The kernel
+ *       derives the same layout by reflection, once per class, to build the class descriptor.</li>
+ *   <li>Every concrete rewritten class has a creation proxy: a constructor that runs no user
+ *       code (it calls the super-class's proxy constructor, or the no-argument constructor of
+ *       the first non-rewritten super-class), and its static initializer calls
+ *       {@link io.perpetua.runtime.PersistentClasses#register} with a
+ *       {@link io.perpetua.runtime.HollowFactory} that invokes it.</li>
+ *   <li>Reading a field: {@code if ($perpetua$state == ObjectState.HOLLOW) Residency.load(this);}
+ *       then the field. Writing a field: {@code if ($perpetua$state < 0) Residency.beforeWrite(this);}
+ *       then the field. {@link io.perpetua.runtime.Residency} is the only slow path.</li>
+ * </ul>
+ *
+ * <p>Final instance fields lose {@code ACC_FINAL} in rewritten classes, since a hollow object
+ * is filled after its creation; the compiler has already enforced that user code assigns them
+ * once.
+ */
+package io.perpetua.runtime;

@@ -1,0 +1,132 @@
+package io.perpetua.spi;
+
+import io.perpetua.PersistentStoreException;
+
+import java.net.URI;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.ServiceLoader;
+
+/**
+ * Finds the {@link BackendProvider} for a URI scheme and opens a backend with it.
+ * Stateless and thread-safe.
+ */
+public final class Backends {
+    /** The scheme a bare path means: the embedded default backend. */
+    public static final String DEFAULT_SCHEME = "rocksdb";
+
+    private Backends() {
+    }
+
+    /**
+     * Opens the backend a URI names. The URI's scheme picks the provider; its scheme-specific
+     * part (without the query) is the location; its query, {@code key=value} pairs joined by
+     * {@code &}, gives the options.
+     *
+     * @param uri for example {@code rocksdb:/data/shop}, {@code file:/data/shop?sync=false},
+     *            {@code memory:}, not null
+     * @return an open backend the caller owns
+     * @throws PersistentStoreException if no provider serves the scheme
+     */
+    public static Backend open(URI uri) {
+        String scheme = uri.getScheme();
+        if (scheme == null) {
+            throw new PersistentStoreException("a store URI needs a scheme (rocksdb:, file:, memory:): " + uri);
+        }
+        scheme = scheme.toLowerCase(Locale.ROOT);
+        String ssp = uri.getRawSchemeSpecificPart();
+        String query = null;
+        int q = ssp.indexOf('?');
+        if (q >= 0) {
+            query = ssp.substring(q + 1);
+            ssp = ssp.substring(0, q);
+        }
+        String location = URLDecoder.decode(ssp, StandardCharsets.UTF_8);
+        if (location.startsWith("//")) {
+            // rocksdb:///data/x is the same as rocksdb:/data/x
+            location = location.substring(2);
+        }
+        return provider(scheme).open(uri, location, parseOptions(query));
+    }
+
+    /** Opens the embedded default backend in a directory. */
+    public static Backend open(Path directory) {
+        return open(URI.create(DEFAULT_SCHEME + ":" + directory.toAbsolutePath().toUri().getRawPath()));
+    }
+
+    /**
+     * @param scheme a URI scheme, lower case
+     * @return the provider that serves it
+     * @throws PersistentStoreException naming the module to add if there is none
+     */
+    public static BackendProvider provider(String scheme) {
+        for (ClassLoader loader : new ClassLoader[] {Thread.currentThread().getContextClassLoader(),
+                Backends.class.getClassLoader()}) {
+            if (loader == null) {
+                continue;
+            }
+            for (BackendProvider p : ServiceLoader.load(BackendProvider.class, loader)) {
+                if (p.scheme().equals(scheme)) {
+                    return p;
+                }
+            }
+        }
+        throw new PersistentStoreException("no Perpetua backend serves the scheme \"" + scheme + ":\""
+                + hint(scheme));
+    }
+
+    private static String hint(String scheme) {
+        return switch (scheme) {
+            case "rocksdb" -> "; add io.perpetua:perpetua-store-rocksdb to the class path";
+            case "file" -> "; add io.perpetua:perpetua-store-file to the class path";
+            default -> "; known schemes: memory, rocksdb, file";
+        };
+    }
+
+    static Map<String, String> parseOptions(String query) {
+        Map<String, String> options = new LinkedHashMap<>();
+        if (query == null || query.isEmpty()) {
+            return options;
+        }
+        for (String pair : query.split("&")) {
+            if (pair.isEmpty()) {
+                continue;
+            }
+            int eq = pair.indexOf('=');
+            String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+            String value = eq < 0 ? "true" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            options.put(key, value);
+        }
+        return options;
+    }
+
+    /**
+     * Reads a boolean option, removing it from the map.
+     *
+     * @throws IllegalArgumentException if the value is neither {@code true} nor {@code false}
+     */
+    public static boolean booleanOption(Map<String, String> options, String key, boolean defaultValue) {
+        String v = options.remove(key);
+        if (v == null) {
+            return defaultValue;
+        }
+        if (v.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (v.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new IllegalArgumentException("option " + key + " takes true or false, not \"" + v + "\"");
+    }
+
+    /** Throws if any option is left that the provider did not take. */
+    public static void rejectUnknownOptions(String scheme, Map<String, String> options) {
+        if (!options.isEmpty()) {
+            throw new IllegalArgumentException("unknown option(s) for " + scheme + ": " + options.keySet());
+        }
+    }
+}
