@@ -10,6 +10,7 @@ public class NotPersistableException extends PersistentStoreException {
     private static final long serialVersionUID = 1L;
     private final String className;
     private final String path;
+    private final String reason;
 
     /**
      * @param className the offending object's class name, never null
@@ -20,6 +21,7 @@ public class NotPersistableException extends PersistentStoreException {
         super("cannot persist an object of class " + className + " reached by " + path + ": " + reason);
         this.className = className;
         this.path = path;
+        this.reason = reason;
     }
 
     /** @return the offending object's class name, never null */
@@ -27,8 +29,17 @@ public class NotPersistableException extends PersistentStoreException {
         return className;
     }
 
-    /** @return the path from a root (a name or an object made persistent) to the object, never null */
+    /**
+     * @return the path from a root to the object: a bound name in quotes, or
+     *         {@code Class#id} for an unnamed persistent object, then fields and indexes;
+     *         never null
+     */
     public String path() {
         return path;
+    }
+
+    /** @return why the class cannot be stored, never null */
+    public String reason() {
+        return reason;
     }
 }

@@ -88,7 +88,8 @@ public interface PersistentStore extends AutoCloseable {
         if (colon < 2 || !uriOrPath.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*")) {
             return open(Path.of(uriOrPath));
         }
-        return open(URI.create(uriOrPath));
+        // "memory:" alone is not a valid java.net.URI; "memory:?" (no location, no options) is
+        return open(URI.create(colon == uriOrPath.length() - 1 ? uriOrPath + "?" : uriOrPath));
     }
 
     /**

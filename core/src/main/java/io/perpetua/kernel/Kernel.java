@@ -51,6 +51,7 @@ public final class Kernel implements PersistentStore {
     private static final int MAX_ID_BLOCK = 1 << 16;
 
     private final Backend backend;
+    private final String location;
     private final ClassRegistry classes;
     private final ObjectTable table = new ObjectTable();
     /** New and dirty objects, and containers made persistent in this transaction: held strongly until commit. */
@@ -76,6 +77,7 @@ public final class Kernel implements PersistentStore {
      */
     public Kernel(Backend backend) {
         this.backend = Objects.requireNonNull(backend, "backend");
+        this.location = backend.location();
         try {
             ClassLoader loader = Thread.currentThread().getContextClassLoader();
             this.classes = new ClassRegistry(backend.classDescriptors(), loader != null ? loader : Kernel.class.getClassLoader(),
@@ -177,6 +179,9 @@ public final class Kernel implements PersistentStore {
             if (!writes.isEmpty()) {
                 backend.commit(writes);
             }
+        } catch (NotPersistableException e) {
+            commit.rollback();
+            throw withNamedRoot(e);
         } catch (PersistentStoreException e) {
             commit.rollback();
             throw e;
@@ -190,6 +195,26 @@ public final class Kernel implements PersistentStore {
             recordsWritten += writes.puts().size();
         }
         endTransaction();
+    }
+
+    /**
+     * A commit labels the objects it starts from {@code Class#id}; when one of them is bound to
+     * a name, the error names the root instead. Reading every name is fine on this error path.
+     */
+    private NotPersistableException withNamedRoot(NotPersistableException e) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^[^\\s\".\\[]+(?:\\.[^\\s\".\\[]+)*#(\\d+)")
+                .matcher(e.path());
+        if (!m.find()) {
+            return e;
+        }
+        long id = Long.parseLong(m.group(1));
+        for (Map.Entry<String, Long> binding : backend.names().entrySet()) {
+            if (binding.getValue() == id && !unboundInTransaction.contains(binding.getKey())) {
+                String path = "\"" + binding.getKey() + "\"" + e.path().substring(m.end());
+                return new NotPersistableException(e.className(), path, e.reason());
+            }
+        }
+        return e;
     }
 
     @Override
@@ -321,8 +346,11 @@ public final class Kernel implements PersistentStore {
         Kind kind = Containers.kindOf(object);
         if (kind == null) {
             if (!RecordEncoder.isValue(object)) {
-                // let the encoder explain why
-                new RecordEncoder(classes, null).container(object, Kind.VALUE, PathNode.root(label));
+                try { // let the encoder explain why
+                    new RecordEncoder(classes, null).container(object, Kind.VALUE, PathNode.root(label));
+                } catch (NotPersistableException e) {
+                    throw new NotPersistableException(e.className(), label, e.reason());
+                }
             }
             kind = Kind.VALUE;
         }
@@ -488,7 +516,7 @@ public final class Kernel implements PersistentStore {
 
     @Override
     public String location() {
-        return backend.location();
+        return location;
     }
 
     @Override
@@ -510,7 +538,7 @@ public final class Kernel implements PersistentStore {
 
     private void checkOpen() {
         if (closed) {
-            throw new StoreClosedException("the store " + backend.location());
+            throw new StoreClosedException("the store " + location);
         }
     }
 
@@ -554,7 +582,7 @@ public final class Kernel implements PersistentStore {
     }
 
     private String where(long id) {
-        return backend.location() + ", object #" + id;
+        return location + ", object #" + id;
     }
 
     private void fill(Persistent p, long id, byte[] record) {

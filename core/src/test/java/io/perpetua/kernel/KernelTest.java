@@ -257,6 +257,9 @@ class KernelTest {
                 () -> PersistentStore.open(Path.of("target", "no-rocksdb-here")));
         assertTrue(missing.getMessage().contains("perpetua-store-rocksdb"), missing.getMessage());
         assertThrows(IllegalArgumentException.class, () -> PersistentStore.open("memory:?bogus=1"));
+        try (PersistentStore anonymous = PersistentStore.open("memory:")) {
+            assertEquals(List.of(), anonymous.names(), "memory: alone opens a fresh anonymous store");
+        }
     }
 
     @Test

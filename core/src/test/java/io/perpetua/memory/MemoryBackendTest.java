@@ -128,15 +128,16 @@ class MemoryBackendTest {
                 }));
             }
             start.countDown();
-            int opened = 0;
+            // Close only after every thread has tried, so that no one gets in after a close.
+            List<Backend> opened = new ArrayList<>();
             for (Future<Backend> f : results) {
                 Backend b = f.get(1, TimeUnit.MINUTES);
                 if (b != null) {
-                    opened++;
-                    b.close();
+                    opened.add(b);
                 }
             }
-            assertEquals(1, opened);
+            opened.forEach(Backend::close);
+            assertEquals(1, opened.size());
         } finally {
             pool.shutdownNow();
         }

@@ -1,0 +1,93 @@
+package io.perpetua.kernel;
+
+import io.perpetua.PersistentStore;
+import io.perpetua.UnknownPersistentName;
+import io.perpetua.runtime.ObjectState;
+import io.perpetua.testmodel.Node;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Abort returns memory to the last committed state and leaves the store as it was. */
+class AbortTest {
+
+    @Test
+    void abortRestoresChangedObjectsAndContainers() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("before", 1);
+                n.children(new ArrayList<>(List.of(new Node("kid"))));
+                n.any(new int[] {1, 2});
+                store.persist(n, "n");
+            });
+            Node n = store.fetch("n", Node.class);
+            List<Node> kids = n.children();
+            int[] numbers = (int[]) n.any();
+            long objectsBefore = store.statistics().objects();
+
+            store.beginTransaction();
+            n.name("after");
+            n.value(2);
+            Node stranger = new Node("stranger");
+            kids.add(stranger);
+            numbers[0] = 100;
+            store.persist(stranger, "stranger");
+            store.abortTransaction();
+
+            assertEquals("before", n.name(), "a changed object returns to its committed state");
+            assertEquals(1, n.value());
+            assertSame(kids, n.children(), "the same list object, restored in place");
+            assertEquals(1, kids.size());
+            assertArrayEquals(new int[] {1, 2}, numbers, "the same array, restored in place");
+            assertFalse(store.isPersistent(stranger), "an object made persistent in the transaction is transient again");
+            assertEquals(ObjectState.TRANSIENT, stranger.$perpetua$state);
+            assertThrows(UnknownPersistentName.class, () -> store.fetch("stranger"), "the binding is undone");
+            assertEquals(objectsBefore, store.statistics().objects(), "the store is unchanged");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node n = store.fetch("n", Node.class);
+            assertEquals("before", n.name());
+            assertEquals(1, n.children().size());
+        }
+    }
+
+    @Test
+    void abortUndoesUnbind() {
+        try (PersistentStore store = TestStores.open(TestStores.newUri())) {
+            store.inTransaction(() -> store.persist(new Node("n"), "n"));
+            store.beginTransaction();
+            store.unbind("n");
+            assertFalse(store.isBound("n"));
+            store.abortTransaction();
+            assertTrue(store.isBound("n"));
+            assertEquals("n", store.fetch("n", Node.class).name());
+        }
+    }
+
+    @Test
+    void newObjectsReachedOnlyThroughAnAbortedChangeStayTransient() {
+        try (PersistentStore store = TestStores.open(TestStores.newUri())) {
+            store.inTransaction(() -> store.persist(new Node("root"), "root"));
+            Node root = store.fetch("root", Node.class);
+            store.beginTransaction();
+            Node fresh = new Node("fresh");
+            root.next(fresh);
+            store.abortTransaction();
+            assertNull(root.next());
+            assertFalse(store.isPersistent(fresh));
+            // a later commit does not write it either
+            store.inTransaction(() -> root.value(5));
+            assertEquals(1, store.statistics().objects(), "the root alone: the aborted object was never written");
+        }
+    }
+}

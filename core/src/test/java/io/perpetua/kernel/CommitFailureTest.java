@@ -1,0 +1,86 @@
+package io.perpetua.kernel;
+
+import io.perpetua.PersistentStore;
+import io.perpetua.StorageException;
+import io.perpetua.runtime.ObjectState;
+import io.perpetua.spi.Backend;
+import io.perpetua.spi.BackendStatistics;
+import io.perpetua.spi.Backends;
+import io.perpetua.spi.WriteSet;
+import io.perpetua.testmodel.Node;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A backend that fails a commit: the store stays as it was, and so does memory. */
+class CommitFailureTest {
+
+    /** Delegates to a real backend; fails commits while {@link #failing} is set. */
+    static final class FailingBackend implements Backend {
+        final Backend inner;
+        boolean failing;
+
+        FailingBackend(Backend inner) {
+            this.inner = inner;
+        }
+
+        @Override public byte[] read(long id) { return inner.read(id); }
+        @Override public byte[][] readMany(long[] ids) { return inner.readMany(ids); }
+        @Override public long lookup(String name) { return inner.lookup(name); }
+        @Override public SortedMap<String, Long> names() { return inner.names(); }
+        @Override public Map<Integer, byte[]> classDescriptors() { return inner.classDescriptors(); }
+        @Override public long allocateIds(int count) { return inner.allocateIds(count); }
+        @Override public BackendStatistics statistics() { return inner.statistics(); }
+        @Override public String location() { return inner.location(); }
+        @Override public void close() { inner.close(); }
+
+        @Override
+        public void commit(WriteSet writes) {
+            if (failing) {
+                throw new StorageException("injected failure", null);
+            }
+            inner.commit(writes);
+        }
+    }
+
+    @Test
+    void aFailedCommitChangesNothingAndCanBeRetried() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> store.persist(new Node("root", 1), "root"));
+        }
+        FailingBackend backend = new FailingBackend(Backends.open(URI.create(uri)));
+        try (PersistentStore store = new Kernel(backend)) {
+            Node root = store.fetch("root", Node.class);
+            store.beginTransaction();
+            root.value(2);
+            Node added = new Node("added");
+            root.children(new ArrayList<>(List.of(added)));
+            store.persist(new Node("named"), "named");
+            backend.failing = true;
+            assertThrows(StorageException.class, store::commitTransaction);
+            assertTrue(store.inTransaction());
+            assertFalse(store.isPersistent(added), "objects reached by the failed commit are transient again");
+            assertEquals(ObjectState.DIRTY, root.$perpetua$state, "the changed object is still to be written");
+            assertEquals(1, backend.inner.statistics().objects(), "nothing reached the store");
+            backend.failing = false;
+            store.commitTransaction();
+            assertTrue(store.isPersistent(added));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = store.fetch("root", Node.class);
+            assertEquals(2, root.value());
+            assertEquals("added", root.children().get(0).name());
+            assertEquals("named", store.fetch("named", Node.class).name());
+        }
+    }
+}

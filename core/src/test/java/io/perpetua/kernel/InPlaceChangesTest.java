@@ -1,0 +1,111 @@
+package io.perpetua.kernel;
+
+import io.perpetua.PersistentStore;
+import io.perpetua.testmodel.Node;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+/**
+ * Arrays and JDK collections cannot report their own changes: the kernel compares them with
+ * what it last stored. A change made in place must never be lost, and sharing must survive.
+ */
+class InPlaceChangesTest {
+
+    @Test
+    void inPlaceChangesToArraysListsAndMapsAreSaved() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("n");
+                n.any(new Object[] {new int[] {1, 2, 3}, new ArrayList<>(List.of("a")), new HashMap<>(Map.of("k", 1))});
+                store.persist(n, "n");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Object[] parts = (Object[]) store.fetch("n", Node.class).any();
+                ((int[]) parts[0])[1] = 20;                      // array[i] = x
+                @SuppressWarnings("unchecked") List<Object> list = (List<Object>) parts[1];
+                list.add("b");                                   // list.add
+                list.add(new Node("added"));                     // a new object reached through a list
+                @SuppressWarnings("unchecked") Map<String, Integer> map = (Map<String, Integer>) parts[2];
+                map.put("k", 2);                                 // map.put
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] parts = (Object[]) store.fetch("n", Node.class).any();
+            assertArrayEquals(new int[] {1, 20, 3}, (int[]) parts[0]);
+            List<?> list = (List<?>) parts[1];
+            assertEquals("b", list.get(1));
+            assertEquals("added", ((Node) list.get(2)).name());
+            assertEquals(Map.of("k", 2), parts[2]);
+        }
+    }
+
+    @Test
+    void unchangedContainersAreNotRewritten() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("n");
+                n.children(new ArrayList<>(List.of(new Node("c"))));
+                store.persist(n, "n");
+            });
+            long written = store.statistics().recordsWritten();
+            store.inTransaction(() -> store.fetch("n", Node.class).name("renamed"));
+            assertEquals(written + 1, store.statistics().recordsWritten(), "only the renamed node");
+        }
+    }
+
+    @Test
+    void twoObjectsThatShareAListStillShareItAfterReload() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                List<Node> shared = new ArrayList<>();
+                Node a = new Node("a");
+                Node b = new Node("b");
+                a.children(shared);
+                b.children(shared);
+                a.next(b);
+                shared.add(a); // a cycle through the list
+                store.persist(a, "a");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node a = store.fetch("a", Node.class);
+            Node b = a.next();
+            assertSame(a.children(), b.children(), "one list, as before");
+            assertSame(a, a.children().get(0));
+            store.inTransaction(() -> b.children().add(new Node("c")));
+            assertEquals(2, a.children().size(), "a change through one owner shows through the other");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertEquals("c", store.fetch("a", Node.class).children().get(1).name());
+        }
+    }
+
+    @Test
+    void aListThatContainsItself() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                List<Object> self = new ArrayList<>();
+                self.add(self);
+                store.persist(self, "self");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            List<?> self = (List<?>) store.fetch("self");
+            assertSame(self, self.get(0));
+        }
+    }
+}

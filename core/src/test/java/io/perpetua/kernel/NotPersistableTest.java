@@ -1,0 +1,94 @@
+package io.perpetua.kernel;
+
+import io.perpetua.NotPersistableException;
+import io.perpetua.PersistentStore;
+import io.perpetua.runtime.ObjectState;
+import io.perpetua.testmodel.Node;
+import io.perpetua.testmodel.Plain;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.net.Socket;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * An object that cannot persist, reached at commit: a clear error naming its class and the
+ * path from the root, and nothing written.
+ */
+class NotPersistableTest {
+
+    @Test
+    void aThreadDeepInTheGraphNamesItsPath() throws Exception {
+        assertRejected(new Thread(() -> { }), Thread.class.getName(), "\"root\".next.children[1].any");
+    }
+
+    @Test
+    void aStreamASocketAClassLoaderAndALambdaAreRejected() throws Exception {
+        assertRejected(new ByteArrayInputStream(new byte[0]), ByteArrayInputStream.class.getName(), "\"root\".next.children[1].any");
+        try (Socket socket = new Socket()) {
+            assertRejected(socket, Socket.class.getName(), "\"root\".next.children[1].any");
+        }
+        assertRejected(new java.net.URLClassLoader(new java.net.URL[0]), java.net.URLClassLoader.class.getName(),
+                "\"root\".next.children[1].any");
+        Supplier<String> lambda = () -> "x";
+        NotPersistableException e = assertRejected(lambda, lambda.getClass().getName(), "\"root\".next.children[1].any");
+        assertTrue(e.getMessage().contains("lambda"), e.getMessage());
+    }
+
+    @Test
+    void aClassTheAgentDidNotRewriteIsRejectedWithAHint() throws Exception {
+        NotPersistableException e = assertRejected(new Plain(), Plain.class.getName(), "\"root\".next.children[1].any");
+        assertTrue(e.getMessage().contains("-javaagent"), e.getMessage());
+    }
+
+    @Test
+    void persistOfAnUnstorableObjectFailsAtOnce() {
+        try (PersistentStore store = TestStores.open(TestStores.newUri())) {
+            store.beginTransaction();
+            NotPersistableException e = assertThrows(NotPersistableException.class, () -> store.persist(new Thread(), "t"));
+            assertEquals("\"t\"", e.path());
+            store.abortTransaction();
+        }
+    }
+
+    /** Builds root → next → children[1] → any = bad, commits, and checks nothing was written. */
+    private static NotPersistableException assertRejected(Object bad, String className, String path) {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> store.persist(new Node("root"), "root"));
+            long objects = store.statistics().objects();
+            Node root = store.fetch("root", Node.class);
+            store.beginTransaction();
+            Node next = new Node("next");
+            Node culprit = new Node("culprit");
+            culprit.any(bad);
+            next.children(new ArrayList<>(List.of(new Node("fine"), culprit)));
+            root.next(next);
+            NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+            assertEquals(className, e.className());
+            assertEquals(path, e.path());
+            assertEquals(objects, store.statistics().objects(), "nothing was written");
+            assertTrue(store.inTransaction(), "a failed commit leaves the transaction active");
+            assertFalse(store.isPersistent(next), "what the failed commit reached is transient again");
+            assertEquals(ObjectState.TRANSIENT, culprit.$perpetua$state);
+            culprit.any(null); // fix the graph: the retried commit succeeds
+            store.commitTransaction();
+            assertTrue(store.isPersistent(culprit));
+            return e;
+        } finally {
+            try (PersistentStore store = TestStores.open(uri)) {
+                Node culprit = store.fetch("root", Node.class).next().children().get(1);
+                assertEquals("culprit", culprit.name());
+                assertNull(culprit.any());
+            }
+        }
+    }
+}

@@ -1,0 +1,247 @@
+package io.perpetua.kernel;
+
+import io.perpetua.PersistentStore;
+import io.perpetua.testmodel.ByLength;
+import io.perpetua.testmodel.Node;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.DayOfWeek;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.Month;
+import java.time.MonthDay;
+import java.time.OffsetDateTime;
+import java.time.OffsetTime;
+import java.time.Period;
+import java.time.Year;
+import java.time.YearMonth;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.LinkedList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * Every type the agent cannot rewrite, stored in a field of a rewritten object, committed,
+ * closed, reopened and compared: equal value, same class (or the documented equivalent).
+ */
+class TypesRoundTripTest {
+
+    enum Color { RED, GREEN, BLUE }
+
+    /** An enum whose constants have bodies: each constant is an instance of its own subclass. */
+    enum Op {
+        PLUS { @Override int apply(int a, int b) { return a + b; } },
+        TIMES { @Override int apply(int a, int b) { return a * b; } };
+
+        abstract int apply(int a, int b);
+    }
+
+    record Point(int x, int y, String label) { }
+
+    record Line(Point from, Point to, List<Integer> weights) { }
+
+    static Stream<Arguments> values() {
+        TreeMap<String, Integer> byLength = new TreeMap<>(new ByLength());
+        byLength.put("ccc", 3);
+        byLength.put("a", 1);
+        byLength.put("bb", 2);
+        TreeSet<String> reversed = new TreeSet<>(Comparator.reverseOrder());
+        reversed.addAll(List.of("x", "z", "y"));
+        LinkedHashMap<String, Integer> ordered = new LinkedHashMap<>();
+        ordered.put("z", 1);
+        ordered.put("a", 2);
+        ordered.put("m", 3);
+        EnumMap<Color, String> enumMap = new EnumMap<>(Color.class);
+        enumMap.put(Color.BLUE, "b");
+        enumMap.put(Color.RED, "r");
+        return Stream.of(
+                Arguments.of("String", "héllo \uD83D\uDE00 wörld"),
+                Arguments.of("String with unpaired surrogate", "a\uD800b"),
+                Arguments.of("empty String", ""),
+                Arguments.of("Integer", Integer.MIN_VALUE),
+                Arguments.of("Long", Long.MIN_VALUE),
+                Arguments.of("Short", (short) -3),
+                Arguments.of("Byte", (byte) 200),
+                Arguments.of("Character", 'ß'),
+                Arguments.of("Boolean", Boolean.TRUE),
+                Arguments.of("Float", 1.5f),
+                Arguments.of("Double", Double.NEGATIVE_INFINITY),
+                Arguments.of("enum", Color.GREEN),
+                Arguments.of("enum with constant bodies", Op.TIMES),
+                Arguments.of("JDK enum", DayOfWeek.FRIDAY),
+                Arguments.of("BigInteger", new BigInteger("-123456789012345678901234567890")),
+                Arguments.of("BigDecimal", new BigDecimal("3.14159265358979323846264338327950288")),
+                Arguments.of("UUID", UUID.fromString("123e4567-e89b-12d3-a456-426614174000")),
+                Arguments.of("Optional", Optional.of("x")),
+                Arguments.of("Optional.empty", Optional.empty()),
+                Arguments.of("OptionalInt", OptionalInt.of(7)),
+                Arguments.of("LocalDate", LocalDate.of(1997, 8, 1)),
+                Arguments.of("LocalTime", LocalTime.of(13, 45, 7, 123456789)),
+                Arguments.of("LocalDateTime", LocalDateTime.of(2026, 11, 21, 13, 48)),
+                Arguments.of("Instant", Instant.ofEpochSecond(-5, 999)),
+                Arguments.of("Duration", Duration.ofMillis(-1500)),
+                Arguments.of("Period", Period.of(1, -2, 3)),
+                Arguments.of("ZoneOffset", ZoneOffset.ofHoursMinutes(-3, -30)),
+                Arguments.of("ZoneId", ZoneId.of("Europe/Paris")),
+                Arguments.of("OffsetDateTime", OffsetDateTime.of(2020, 1, 2, 3, 4, 5, 6, ZoneOffset.ofHours(9))),
+                Arguments.of("ZonedDateTime", ZonedDateTime.of(2021, 10, 31, 2, 30, 0, 0, ZoneId.of("Europe/Berlin"))),
+                Arguments.of("OffsetTime", OffsetTime.of(1, 2, 3, 4, ZoneOffset.UTC)),
+                Arguments.of("Year", Year.of(-44)),
+                Arguments.of("YearMonth", YearMonth.of(1999, Month.DECEMBER)),
+                Arguments.of("MonthDay", MonthDay.of(2, 29)),
+                Arguments.of("record", new Point(1, -2, "p")),
+                Arguments.of("nested record", new Line(new Point(0, 0, null), new Point(3, 4, "q"), List.of(1, 2))),
+                Arguments.of("ArrayList", new ArrayList<>(List.of(1, "two", 3.0))),
+                Arguments.of("LinkedList", new LinkedList<>(List.of("a", "b"))),
+                Arguments.of("HashMap", new HashMap<>(Map.of("k", 1, "l", 2))),
+                Arguments.of("LinkedHashMap keeps order", ordered),
+                Arguments.of("TreeMap with a persistable comparator", byLength),
+                Arguments.of("TreeSet reverse order", reversed),
+                Arguments.of("HashSet", new HashSet<>(Set.of(1, 2, 3))),
+                Arguments.of("LinkedHashSet", new LinkedHashSet<>(List.of("c", "a", "b"))),
+                Arguments.of("EnumMap", enumMap),
+                Arguments.of("empty EnumMap", new EnumMap<>(Color.class)),
+                Arguments.of("EnumSet", EnumSet.of(Color.RED, Color.BLUE)),
+                Arguments.of("empty EnumSet", EnumSet.noneOf(Color.class)),
+                Arguments.of("List.of", List.of(1, 2, 3)),
+                Arguments.of("List.of()", List.of()),
+                Arguments.of("Set.of", Set.of("x", "y")),
+                Arguments.of("Map.of", Map.of("a", 1, "b", 2)),
+                Arguments.of("Collections.unmodifiableList", Collections.unmodifiableList(new ArrayList<>(List.of(1, 2)))),
+                Arguments.of("Collections.unmodifiableMap", Collections.unmodifiableMap(new HashMap<>(Map.of("a", 1)))),
+                Arguments.of("Collections.unmodifiableSet", Collections.unmodifiableSet(new HashSet<>(Set.of(4)))),
+                Arguments.of("Arrays.asList", Arrays.asList("p", "q")));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("values")
+    void roundTrips(String what, Object value) {
+        Object back = roundTrip(value);
+        assertEquals(value, back, what);
+        if (value instanceof Enum<?>) {
+            assertSame(value, back, "enum identity is kept");
+        }
+        if (value instanceof Map<?, ?> m && !m.isEmpty() && (value instanceof LinkedHashMap || value instanceof TreeMap)) {
+            assertEquals(List.copyOf(m.keySet()), List.copyOf(((Map<?, ?>) back).keySet()), "order is kept");
+        }
+        if (value instanceof TreeSet<?> s) {
+            assertEquals(List.copyOf(s), List.copyOf((TreeSet<?>) back), "order is kept");
+        }
+        if (value instanceof ArrayList || value instanceof HashMap || value instanceof TreeMap
+                || value instanceof LinkedList || value instanceof HashSet || value instanceof EnumMap) {
+            assertSame(value.getClass(), back.getClass(), "mutable containers keep their class");
+        }
+    }
+
+    @Test
+    void sortedCollectionsKeepTheirComparator() {
+        TreeMap<String, Integer> m = new TreeMap<>(new ByLength());
+        m.put("bb", 2);
+        @SuppressWarnings("unchecked") TreeMap<String, Integer> back = (TreeMap<String, Integer>) roundTrip(m);
+        back.put("a", 1);
+        back.put("ccc", 3);
+        assertEquals(List.of("a", "bb", "ccc"), List.copyOf(back.keySet()));
+        assertInstanceOf(ByLength.class, back.comparator());
+    }
+
+    @Test
+    void arraysOfEveryKindAndDimension() {
+        Object[] arrays = {
+            new int[] {1, -2, Integer.MAX_VALUE}, new long[] {Long.MIN_VALUE, 0}, new byte[] {-1, 0, 1},
+            new short[] {-5}, new char[] {'a', '\uffff'}, new boolean[] {true, false}, new float[] {1.25f},
+            new double[] {Math.PI}, new String[] {"a", null}, new int[][] {{1, 2}, {}, null},
+            new Node[] {new Node("n")}, new Object[][][] {{{"deep"}}}, new Color[] {Color.RED}, new int[0],
+        };
+        String[] nodeName = new String[1];
+        Object[] back = (Object[]) roundTrip(arrays, b -> nodeName[0] = ((Node[]) ((Object[]) b)[10])[0].name());
+        assertEquals(arrays.length, back.length);
+        for (int i = 0; i < arrays.length; i++) {
+            assertSame(arrays[i].getClass(), back[i].getClass(), "array class kept at " + i);
+        }
+        assertArrayEquals(Arrays.copyOf(arrays, 10), Arrays.copyOf(back, 10));
+        assertEquals("n", nodeName[0]);
+        assertEquals("deep", ((Object[][][]) back[11])[0][0][0]);
+        assertSame(Color.RED, ((Color[]) back[12])[0]);
+    }
+
+    @Test
+    void valuesBoundToANameByThemselves() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                store.persist("just a string", "s");
+                store.persist(new Point(1, 2, "p"), "record");
+                store.persist(new ArrayList<>(List.of(1, 2)), "list");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertEquals("just a string", store.fetch("s"));
+            assertEquals(new Point(1, 2, "p"), store.fetch("record"));
+            assertEquals(List.of(1, 2), store.fetch("list"));
+        }
+    }
+
+    @Test
+    void immutableCollectionsStayImmutable() {
+        @SuppressWarnings("unchecked") List<Integer> back = (List<Integer>) roundTrip(List.of(1, 2));
+        assertThrows(UnsupportedOperationException.class, () -> back.add(3));
+        assertNotSame(null, back);
+    }
+
+    /** Stores {@code value} in a node's field, reopens the store, and returns the field. */
+    static Object roundTrip(Object value) {
+        return roundTrip(value, v -> { });
+    }
+
+    /** As {@link #roundTrip(Object)}, running {@code whileOpen} on the result before the store closes. */
+    static Object roundTrip(Object value, java.util.function.Consumer<Object> whileOpen) {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("holder");
+                n.any(value);
+                store.persist(n, "holder");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object back = store.fetch("holder", Node.class).any();
+            whileOpen.accept(back);
+            return back;
+        }
+    }
+}
