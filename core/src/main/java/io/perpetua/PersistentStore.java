@@ -28,7 +28,12 @@ import java.util.function.Supplier;
  * enums, arrays, collections, maps, records, {@code java.time} values, {@code BigInteger},
  * {@code BigDecimal}, {@code UUID}, {@code Optional}) are stored by the kernel itself. Arrays and
  * collections keep their identity, so two objects that shared a list still share it after a
- * reload, and changes made to them in place are saved by the next commit.
+ * reload, and changes made to them in place are saved by the next commit. An
+ * {@code ArrayList}, {@code HashMap}, {@code HashSet}, {@code ArrayDeque}, {@code TreeMap} or
+ * {@code TreeSet} read from a store is an instance of a Perpetua subclass that notes calls that
+ * may change it, so that a commit compares only those with their stored form ({@code instanceof}
+ * and every method behave as the JDK class's; {@code getClass()} differs). Other containers,
+ * and arrays, are compared at every commit while they are resident.
  *
  * <h2>Fault-in</h2>
  * {@link #fetch(String)} returns the object bound to a name; the objects it references are

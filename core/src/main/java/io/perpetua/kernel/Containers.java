@@ -99,9 +99,48 @@ final class Containers {
         FIXED_KINDS.put(Arrays.asList(1).getClass(), Kind.FIXED_SIZE_LIST);
     }
 
+    /**
+     * The tracked subclass the kernel loads each of these JDK classes as (see {@link Tracked});
+     * classes not here are loaded as themselves and compared with their snapshot at every commit.
+     */
+    private static final Map<Class<?>, Supplier<Collection<Object>>> TRACKED_COLLECTIONS = Map.of(
+            ArrayList.class, TrackedArrayList::new, HashSet.class, TrackedHashSet::new,
+            ArrayDeque.class, TrackedArrayDeque::new);
+    private static final Map<Class<?>, Supplier<Map<Object, Object>>> TRACKED_MAPS = Map.of(HashMap.class, TrackedHashMap::new);
+
+    /** @return an empty container of a stored class, tracked where the kernel can track it */
+    static Collection<Object> newCollection(Class<?> stored, Comparator<Object> comparator) {
+        if (stored == TreeSet.class) {
+            return new TrackedTreeSet<>(comparator);
+        }
+        if (SORTED_COLLECTIONS.containsKey(stored)) {
+            return SORTED_COLLECTIONS.get(stored).apply(comparator);
+        }
+        Supplier<Collection<Object>> make = TRACKED_COLLECTIONS.getOrDefault(stored, COLLECTIONS.get(stored));
+        return make == null ? null : make.get();
+    }
+
+    /** @return an empty map of a stored class, tracked where the kernel can track it */
+    static Map<Object, Object> newMap(Class<?> stored, Comparator<Object> comparator) {
+        if (stored == TreeMap.class) {
+            return new TrackedTreeMap<>(comparator);
+        }
+        if (SORTED_MAPS.containsKey(stored)) {
+            return SORTED_MAPS.get(stored).apply(comparator);
+        }
+        Supplier<Map<Object, Object>> make = TRACKED_MAPS.getOrDefault(stored, MAPS.get(stored));
+        return make == null ? null : make.get();
+    }
+
+    /** @return the JDK class a container is stored as: its own, or the one its tracked class extends */
+    static Class<?> storedClass(Object container) {
+        Class<?> c = container.getClass();
+        return container instanceof Tracked ? c.getSuperclass() : c;
+    }
+
     /** @return the kind of a container the kernel stores, or null if the object is not one */
     static Kind kindOf(Object o) {
-        Class<?> c = o.getClass();
+        Class<?> c = storedClass(o);
         if (c.isArray()) {
             return Kind.ARRAY;
         }

@@ -269,16 +269,29 @@ public final class Kernel implements PersistentStore {
     /** Puts back the committed contents of a container changed in place. */
     private void restoreContainer(Handle h) {
         Object c = h.get();
-        if (c == null || h.snapshot == null || !Containers.mutable(h.descriptor.kind)) {
+        if (c == null || h.snapshot == null || !Containers.mutable(h.descriptor.kind) || untouched(c)) {
             return;
         }
         if (!changed(c, h)) {
+            untouch(c);
             return;
         }
         ByteIn in = new ByteIn(h.snapshot);
         ClassDescriptor d = classes.byId(in.readVarInt(), where(h.id()));
         Object copy = new RecordDecoder(classes, resolve).reset(in, where(h.id())).container(d, x -> { });
         RecordDecoder.restoreInto(c, copy);
+        untouch(c);
+    }
+
+    /** @return true for a tracked container that no call could have changed since it was last saved */
+    private static boolean untouched(Object container) {
+        return container instanceof Tracked t && !t.$perpetua$touched();
+    }
+
+    private static void untouch(Object container) {
+        if (container instanceof Tracked t) {
+            t.$perpetua$untouch();
+        }
     }
 
     /** @return true if a committed container's contents differ from its snapshot */
@@ -398,7 +411,7 @@ public final class Kernel implements PersistentStore {
     private Handle attachContainer(Object c, long id, Kind kind) {
         Handle h = new Handle(this, c, id, true, table.queue());
         h.descriptor = kind == Kind.VALUE ? classes.descriptor(Kind.VALUE, "value", List.of())
-                : classes.descriptor(kind, c.getClass());
+                : classes.descriptor(kind, Containers.storedClass(c));
         table.put(h);
         return h;
     }
@@ -644,6 +657,7 @@ public final class Kernel implements PersistentStore {
             Handle h = registered[0] != null ? registered[0] : attachContainer(c, id, d.kind);
             h.descriptor = d;
             h.snapshot = record;
+            untouch(c); // filling it touched it
             return c;
         } catch (ByteIn.MalformedRecord m) {
             throw new CorruptStoreException(where, m.getMessage(), null);
@@ -683,6 +697,8 @@ public final class Kernel implements PersistentStore {
         private final List<Persistent> written = new ArrayList<>();
         private final List<Handle> containers = new ArrayList<>();
         private final List<byte[]> snapshots = new ArrayList<>();
+        /** Every container this commit encoded: untouched once the commit succeeds. */
+        private final List<Object> compared = new ArrayList<>();
 
         WriteSet build() {
             Map<Object, String> labels = new IdentityHashMap<>();
@@ -696,7 +712,7 @@ public final class Kernel implements PersistentStore {
             }
             for (Handle h : table.liveContainers()) {
                 Object c = h.get();
-                if (c != null && h.snapshot != null && Containers.mutable(h.descriptor.kind)) {
+                if (c != null && h.snapshot != null && Containers.mutable(h.descriptor.kind) && !untouched(c)) {
                     enqueue(c, PathNode.root(c.getClass().getName() + "#" + h.id()));
                 }
             }
@@ -735,6 +751,7 @@ public final class Kernel implements PersistentStore {
             }
             Handle h = table.container(o);
             byte[] record = encoder.container(o, h.descriptor.kind, path);
+            compared.add(o);
             if (h.snapshot == null || !Arrays.equals(record, h.snapshot)) {
                 writes.put(h.id(), record);
                 containers.add(h);
@@ -790,6 +807,9 @@ public final class Kernel implements PersistentStore {
             }
             for (int i = 0; i < containers.size(); i++) {
                 containers.get(i).snapshot = snapshots.get(i);
+            }
+            for (Object c : compared) {
+                untouch(c);
             }
             pending.clear();
             boundInTransaction.clear();

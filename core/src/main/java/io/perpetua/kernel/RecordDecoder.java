@@ -453,16 +453,10 @@ final class RecordDecoder implements RecordReader {
             }
             case COLLECTION: {
                 Class<?> type = classes.resolve(d.className);
-                Collection<Object> c;
-                if (Containers.sorted(type)) {
-                    Comparator<Object> cmp = (Comparator<Object>) value();
-                    c = Containers.SORTED_COLLECTIONS.get(type).apply(cmp);
-                } else {
-                    var make = Containers.COLLECTIONS.get(type);
-                    if (make == null) {
-                        throw new IncompatibleClassChangeException(d.className, null, "not a collection Perpetua stores");
-                    }
-                    c = make.get();
+                Comparator<Object> cmp = Containers.sorted(type) ? (Comparator<Object>) value() : null;
+                Collection<Object> c = Containers.newCollection(type, cmp);
+                if (c == null) {
+                    throw new IncompatibleClassChangeException(d.className, null, "not a collection Perpetua stores");
                 }
                 register.accept(c);
                 int n = in.readCount();
@@ -473,16 +467,10 @@ final class RecordDecoder implements RecordReader {
             }
             case MAP: {
                 Class<?> type = classes.resolve(d.className);
-                Map<Object, Object> m;
-                if (Containers.sorted(type)) {
-                    Comparator<Object> cmp = (Comparator<Object>) value();
-                    m = Containers.SORTED_MAPS.get(type).apply(cmp);
-                } else {
-                    var make = Containers.MAPS.get(type);
-                    if (make == null) {
-                        throw new IncompatibleClassChangeException(d.className, null, "not a map Perpetua stores");
-                    }
-                    m = make.get();
+                Comparator<Object> cmp = Containers.sorted(type) ? (Comparator<Object>) value() : null;
+                Map<Object, Object> m = Containers.newMap(type, cmp);
+                if (m == null) {
+                    throw new IncompatibleClassChangeException(d.className, null, "not a map Perpetua stores");
                 }
                 register.accept(m);
                 int n = in.readCount();

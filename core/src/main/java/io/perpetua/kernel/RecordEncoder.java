@@ -104,18 +104,18 @@ final class RecordEncoder implements RecordWriter {
         this.info = null;
         ClassDescriptor d = kind == Kind.VALUE
                 ? classes.descriptor(Kind.VALUE, "value", java.util.List.of())
-                : classes.descriptor(kind, c.getClass());
+                : classes.descriptor(kind, Containers.storedClass(c));
         out.writeVarInt(d.id);
         switch (kind) {
             case ARRAY -> array(c);
             case COLLECTION -> {
-                if (Containers.sorted(c.getClass())) {
+                if (Containers.sorted(Containers.storedClass(c))) {
                     value(Containers.comparator(c), "comparator", 0);
                 }
                 elements((Collection<?>) c);
             }
             case MAP -> {
-                if (Containers.sorted(c.getClass())) {
+                if (Containers.sorted(Containers.storedClass(c))) {
                     value(Containers.comparator(c), "comparator", 0);
                 }
                 entries((Map<?, ?>) c);

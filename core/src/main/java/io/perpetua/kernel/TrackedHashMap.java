@@ -1,0 +1,38 @@
+package io.perpetua.kernel;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/** A {@link HashMap} that notes possible changes; see {@link Tracked}. */
+final class TrackedHashMap<K, V> extends HashMap<K, V> implements Tracked {
+    private static final long serialVersionUID = 1L;
+    private transient boolean touched;
+
+    @Override public boolean $perpetua$touched() { return touched; }
+    @Override public void $perpetua$untouch() { touched = false; }
+
+    private Object writeReplace() {
+        return new HashMap<>(this);
+    }
+
+    @Override public V put(K key, V value) { touched = true; return super.put(key, value); }
+    @Override public void putAll(Map<? extends K, ? extends V> m) { touched = true; super.putAll(m); }
+    @Override public V putIfAbsent(K key, V value) { touched = true; return super.putIfAbsent(key, value); }
+    @Override public V remove(Object key) { touched = true; return super.remove(key); }
+    @Override public boolean remove(Object key, Object value) { touched = true; return super.remove(key, value); }
+    @Override public boolean replace(K key, V oldValue, V newValue) { touched = true; return super.replace(key, oldValue, newValue); }
+    @Override public V replace(K key, V value) { touched = true; return super.replace(key, value); }
+    @Override public void replaceAll(BiFunction<? super K, ? super V, ? extends V> f) { touched = true; super.replaceAll(f); }
+    @Override public V computeIfAbsent(K key, Function<? super K, ? extends V> f) { touched = true; return super.computeIfAbsent(key, f); }
+    @Override public V computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends V> f) { touched = true; return super.computeIfPresent(key, f); }
+    @Override public V compute(K key, BiFunction<? super K, ? super V, ? extends V> f) { touched = true; return super.compute(key, f); }
+    @Override public V merge(K key, V value, BiFunction<? super V, ? super V, ? extends V> f) { touched = true; return super.merge(key, value, f); }
+    @Override public void clear() { touched = true; super.clear(); }
+    @Override public Set<K> keySet() { touched = true; return super.keySet(); }
+    @Override public Collection<V> values() { touched = true; return super.values(); }
+    @Override public Set<Map.Entry<K, V>> entrySet() { touched = true; return super.entrySet(); }
+}

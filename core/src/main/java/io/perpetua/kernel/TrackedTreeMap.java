@@ -1,0 +1,62 @@
+package io.perpetua.kernel;
+
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NavigableSet;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/** A {@link TreeMap} that notes possible changes; see {@link Tracked}. */
+final class TrackedTreeMap<K, V> extends TreeMap<K, V> implements Tracked {
+    private static final long serialVersionUID = 1L;
+    private transient boolean touched;
+
+    TrackedTreeMap(Comparator<? super K> comparator) {
+        super(comparator);
+    }
+
+    @Override public boolean $perpetua$touched() { return touched; }
+    @Override public void $perpetua$untouch() { touched = false; }
+
+    private Object writeReplace() {
+        TreeMap<K, V> plain = new TreeMap<>(comparator());
+        plain.putAll(this);
+        return plain;
+    }
+
+    @Override public V put(K key, V value) { touched = true; return super.put(key, value); }
+    @Override public void putAll(Map<? extends K, ? extends V> m) { touched = true; super.putAll(m); }
+    @Override public V putIfAbsent(K key, V value) { touched = true; return super.putIfAbsent(key, value); }
+    @Override public V remove(Object key) { touched = true; return super.remove(key); }
+    @Override public boolean remove(Object key, Object value) { touched = true; return super.remove(key, value); }
+    @Override public boolean replace(K key, V oldValue, V newValue) { touched = true; return super.replace(key, oldValue, newValue); }
+    @Override public V replace(K key, V value) { touched = true; return super.replace(key, value); }
+    @Override public void replaceAll(BiFunction<? super K, ? super V, ? extends V> f) { touched = true; super.replaceAll(f); }
+    @Override public V computeIfAbsent(K key, Function<? super K, ? extends V> f) { touched = true; return super.computeIfAbsent(key, f); }
+    @Override public V computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends V> f) { touched = true; return super.computeIfPresent(key, f); }
+    @Override public V compute(K key, BiFunction<? super K, ? super V, ? extends V> f) { touched = true; return super.compute(key, f); }
+    @Override public V merge(K key, V value, BiFunction<? super V, ? super V, ? extends V> f) { touched = true; return super.merge(key, value, f); }
+    @Override public void clear() { touched = true; super.clear(); }
+    @Override public Map.Entry<K, V> pollFirstEntry() { touched = true; return super.pollFirstEntry(); }
+    @Override public Map.Entry<K, V> pollLastEntry() { touched = true; return super.pollLastEntry(); }
+    @Override public Set<K> keySet() { touched = true; return super.keySet(); }
+    @Override public Collection<V> values() { touched = true; return super.values(); }
+    @Override public Set<Map.Entry<K, V>> entrySet() { touched = true; return super.entrySet(); }
+    @Override public NavigableSet<K> navigableKeySet() { touched = true; return super.navigableKeySet(); }
+    @Override public NavigableSet<K> descendingKeySet() { touched = true; return super.descendingKeySet(); }
+    @Override public NavigableMap<K, V> descendingMap() { touched = true; return super.descendingMap(); }
+    @Override public NavigableMap<K, V> headMap(K to, boolean inclusive) { touched = true; return super.headMap(to, inclusive); }
+    @Override public SortedMap<K, V> headMap(K to) { touched = true; return super.headMap(to); }
+    @Override public NavigableMap<K, V> tailMap(K from, boolean inclusive) { touched = true; return super.tailMap(from, inclusive); }
+    @Override public SortedMap<K, V> tailMap(K from) { touched = true; return super.tailMap(from); }
+    @Override public NavigableMap<K, V> subMap(K from, boolean fromInclusive, K to, boolean toInclusive) {
+        touched = true;
+        return super.subMap(from, fromInclusive, to, toInclusive);
+    }
+    @Override public SortedMap<K, V> subMap(K from, K to) { touched = true; return super.subMap(from, to); }
+}
