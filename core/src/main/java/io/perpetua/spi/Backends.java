@@ -45,7 +45,7 @@ public final class Backends {
             query = ssp.substring(q + 1);
             ssp = ssp.substring(0, q);
         }
-        String location = URLDecoder.decode(ssp, StandardCharsets.UTF_8);
+        String location = percentDecode(ssp);
         if (location.startsWith("//")) {
             // rocksdb:///data/x is the same as rocksdb:/data/x
             location = location.substring(2);
@@ -87,6 +87,11 @@ public final class Backends {
         };
     }
 
+    /** Decodes {@code %XX} escapes only: unlike form decoding, a {@code +} stays a plus (paths have them). */
+    static String percentDecode(String s) {
+        return URLDecoder.decode(s.replace("+", "%2B"), StandardCharsets.UTF_8);
+    }
+
     static Map<String, String> parseOptions(String query) {
         Map<String, String> options = new LinkedHashMap<>();
         if (query == null || query.isEmpty()) {
@@ -97,8 +102,8 @@ public final class Backends {
                 continue;
             }
             int eq = pair.indexOf('=');
-            String key = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-            String value = eq < 0 ? "true" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            String key = percentDecode(eq < 0 ? pair : pair.substring(0, eq));
+            String value = eq < 0 ? "true" : percentDecode(pair.substring(eq + 1));
             options.put(key, value);
         }
         return options;

@@ -1,0 +1,32 @@
+package io.perpetua.spi;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Store URIs: locations and options as users write them. */
+class BackendsTest {
+
+    @Test
+    void percentEscapesAreDecodedAndPlusSignsKept() {
+        assertEquals("/data/a b+c", Backends.percentDecode("/data/a%20b+c"));
+    }
+
+    @Test
+    void optionsParseAndBooleansAreStrict() {
+        Map<String, String> options = Backends.parseOptions("sync=false&flag&x=a%26b");
+        assertEquals(Map.of("sync", "false", "flag", "true", "x", "a&b"), options);
+        assertFalse(Backends.booleanOption(options, "sync", true));
+        assertTrue(Backends.booleanOption(options, "flag", false));
+        assertThrows(IllegalArgumentException.class,
+                () -> Backends.booleanOption(new java.util.HashMap<>(Map.of("s", "yes")), "s", true));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Backends.rejectUnknownOptions("file", options));
+        assertTrue(e.getMessage().contains("x"), e.getMessage());
+    }
+}
