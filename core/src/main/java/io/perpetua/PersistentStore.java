@@ -51,9 +51,12 @@ import java.util.function.Supplier;
  * leaves the transaction active, so it can be retried or aborted.
  *
  * <h2>Thread-safety</h2>
- * All methods are thread-safe. Objects fetched from a store may be read from several threads;
- * concurrent writes to the same object need the program's own synchronization, as with any
- * Java object. Two threads that fault the same object in at once get one filled object.
+ * All methods of the store are thread-safe. Persistent objects are ordinary Java objects: share
+ * them between threads as you would any object (a lock, a concurrent collection, a volatile
+ * field), and the other thread sees them filled and as they were written. Two threads that
+ * fault the same object in at once get one filled object. A commit running while another
+ * thread changes objects it writes may save either value: run it when the program's writers
+ * are done.
  *
  * <h2>Lifecycle and ownership</h2>
  * The caller owns the store and must {@link #close()} it; {@code close} is idempotent and aborts

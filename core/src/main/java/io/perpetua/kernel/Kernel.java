@@ -19,6 +19,7 @@ import io.perpetua.spi.Backend;
 import io.perpetua.spi.BackendStatistics;
 import io.perpetua.spi.WriteSet;
 
+import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -614,6 +615,7 @@ public final class Kernel implements PersistentStore {
             if (!in.atEnd()) {
                 throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the last field");
             }
+            VarHandle.releaseFence(); // the fields are written before the state says so
             p.$perpetua$state(ObjectState.CLEAN);
         } catch (ByteIn.MalformedRecord m) {
             throw new CorruptStoreException(where, m.getMessage(), null);

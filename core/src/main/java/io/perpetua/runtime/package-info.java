@@ -6,7 +6,7 @@
  * <ul>
  *   <li>It implements {@link io.perpetua.runtime.Persistent}.</li>
  *   <li>The top-most rewritten class of a hierarchy declares two instance fields:
- *       {@code public transient volatile byte $perpetua$state} (one of {@link io.perpetua.runtime.ObjectState}'s
+ *       {@code public transient byte $perpetua$state} (one of {@link io.perpetua.runtime.ObjectState}'s
  *       constants; 0, {@code TRANSIENT}, is what a constructor leaves) and
  *       {@code public transient io.perpetua.runtime.ObjectHandle $perpetua$handle}, and implements
  *       the four accessor methods of {@code Persistent} on them.</li>
@@ -31,5 +31,14 @@
  * <p>Final instance fields lose {@code ACC_FINAL} in rewritten classes, since a hollow object
  * is filled after its creation; the compiler has already enforced that user code assigns them
  * once.
+ *
+ * <h2>Memory model</h2>
+ * The state field is a plain field, so that the check on every field access is one plain load
+ * the JIT can reuse and hoist (a volatile load measured 1.4 to 2.8 times slower on field reads
+ * and traversals). Filling happens under the kernel's lock, and the kernel issues a release
+ * fence between writing the fields and publishing the new state. A thread that finds an object
+ * hollow takes the lock and so sees it filled; a thread that shares persistent objects with
+ * others relies on the program's own synchronization, as the Java memory model asks for any
+ * object shared between threads.
  */
 package io.perpetua.runtime;

@@ -280,6 +280,7 @@ public final class CrashHarness {
         private final long delayMillis;
         private final long expectedReady;
         private final Path stderr;
+        private final Path stdout;
         private volatile long lastAck;
         private final AtomicReference<String> protocolError = new AtomicReference<>();
 
@@ -290,6 +291,7 @@ public final class CrashHarness {
             this.lastAck = expectedReady;
             try {
                 this.stderr = Files.createTempFile("perpetua-crash-child-", ".err");
+                this.stdout = Files.createTempFile("perpetua-crash-child-", ".out");
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
@@ -307,8 +309,11 @@ public final class CrashHarness {
             command.addAll(config.extraChildArgs);
             Process process;
             try {
+                // stdout goes to a file that the reader tails: reading a dead child's pipe races
+                // with the JDK, which drains and closes it when the child exits ("Stream closed").
                 process = new ProcessBuilder(command)
                         .redirectError(stderr.toFile())
+                        .redirectOutput(stdout.toFile())
                         .redirectInput(ProcessBuilder.Redirect.PIPE)
                         .start();
             } catch (IOException e) {
@@ -316,7 +321,7 @@ public final class CrashHarness {
             }
             try {
                 CountDownLatch firstAck = new CountDownLatch(1);
-                Thread reader = new Thread(() -> readProtocol(process, firstAck), "crash-harness-reader-" + number);
+                Thread reader = new Thread(() -> readProtocol(process, stdout, firstAck), "crash-harness-reader-" + number);
                 reader.setDaemon(true);
                 reader.start();
                 if (!awaitFirstAck(process, firstAck)) {
@@ -366,12 +371,27 @@ public final class CrashHarness {
             return false;
         }
 
-        private void readProtocol(Process process, CountDownLatch firstAck) {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(),
-                    StandardCharsets.UTF_8))) {
+        /** Tails the child's output file until the child is dead and every byte it wrote is read. */
+        private void readProtocol(Process process, Path stdout, CountDownLatch firstAck) {
+            try (BufferedReader in = Files.newBufferedReader(stdout, StandardCharsets.UTF_8)) {
                 boolean ready = false;
-                String line;
-                while ((line = in.readLine()) != null) {
+                StringBuilder pending = new StringBuilder();
+                while (true) {
+                    boolean dead = !process.isAlive(); // checked before the read: a dead child writes no more
+                    int c = in.read();
+                    if (c < 0) {
+                        if (dead) {
+                            break;
+                        }
+                        Thread.sleep(2);
+                        continue;
+                    }
+                    if (c != '\n') {
+                        pending.append((char) c);
+                        continue;
+                    }
+                    String line = pending.toString();
+                    pending.setLength(0);
                     if (line.startsWith("READY ")) {
                         long m = Long.parseLong(line.substring(6).trim());
                         if (m != expectedReady) {
@@ -388,10 +408,13 @@ public final class CrashHarness {
                         lastAck = n;
                         firstAck.countDown();
                     }
-                    // Other lines (the child's own logging) are ignored.
+                    // Other lines (the child's own logging) are ignored; so is a last line cut by the kill.
                 }
             } catch (IOException | RuntimeException e) {
                 protocolError.compareAndSet(null, "cannot read the child's output: " + e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                protocolError.compareAndSet(null, "interrupted while reading the child's output");
             }
         }
 
@@ -420,6 +443,7 @@ public final class CrashHarness {
         void deleteStderr() {
             try {
                 Files.deleteIfExists(stderr);
+                Files.deleteIfExists(stdout);
             } catch (IOException ignored) {
                 // A temporary file left behind is harmless.
             }
@@ -447,7 +471,7 @@ public final class CrashHarness {
      * @return this JVM's class path with manifest-only jars expanded and the context class
      *         loader's URLs added, in order, without duplicates
      */
-    static String childClassPath() {
+    public static String childClassPath() {
         return childClassPath(System.getProperty("java.class.path", ""), Thread.currentThread().getContextClassLoader());
     }
 

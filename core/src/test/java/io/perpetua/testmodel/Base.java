@@ -13,7 +13,7 @@ import io.perpetua.runtime.Residency;
  * per-object state. Kernel tests use these classes because core cannot depend on the agent.
  */
 public abstract class Base implements Persistent {
-    public transient volatile byte $perpetua$state;
+    public transient byte $perpetua$state;
     public transient ObjectHandle $perpetua$handle;
 
     @Override
