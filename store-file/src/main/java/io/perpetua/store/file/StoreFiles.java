@@ -1,0 +1,42 @@
+package io.perpetua.store.file;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/** Creating files so that a crash leaves either the whole new file or none: write, sync, rename. */
+final class StoreFiles {
+    static final String TEMP_SUFFIX = ".tmp";
+
+    private StoreFiles() {
+    }
+
+    /** Creates segment {@code number} holding only its header, both slots saying (seq, header size). */
+    static Segment createSegment(Path dir, FileIO io, int number, long storeId, long seq) throws IOException {
+        Path path = dir.resolve(Format.segmentName(number));
+        Path temp = dir.resolve(Format.segmentName(number) + TEMP_SUFFIX);
+        byte[] header = Format.segmentHeader(number, storeId, seq, Format.HEADER_SIZE);
+        try (FileIO.WriteHandle out = io.open(temp, false)) {
+            out.truncate(0);
+            out.write(0, header, 0, header.length);
+            out.sync();
+        }
+        Files.move(temp, path, StandardCopyOption.ATOMIC_MOVE);
+        io.syncDirectory(dir);
+        return new Segment(number, path, Format.HEADER_SIZE, 0);
+    }
+
+    /** Replaces the checkpoint atomically. */
+    static void writeCheckpoint(Path dir, FileIO io, byte[] data) throws IOException {
+        Path temp = dir.resolve(Checkpoint.TEMP);
+        try (FileIO.WriteHandle out = io.open(temp, false)) {
+            out.truncate(0);
+            out.write(0, data, 0, data.length);
+            out.sync();
+        }
+        Files.move(temp, dir.resolve(Checkpoint.FILE), StandardCopyOption.ATOMIC_MOVE,
+                StandardCopyOption.REPLACE_EXISTING);
+        io.syncDirectory(dir);
+    }
+}
