@@ -1,0 +1,94 @@
+package io.perpetua.agent;
+
+import io.perpetua.agent.report.PrintingListener;
+import io.perpetua.agent.report.TransformListener;
+import io.perpetua.agent.transform.ClassFilter;
+import io.perpetua.agent.transform.ClassRewriter;
+import io.perpetua.agent.transform.PerpetuaTransformer;
+
+import java.lang.instrument.Instrumentation;
+import java.net.URL;
+import java.security.CodeSource;
+
+/**
+ * The agent's entry point: {@code java -javaagent:perpetua-agent.jar[=options] -cp app.jar Main}
+ * (options: {@link AgentOptions}). Installs the {@link PerpetuaTransformer}, which rewrites every
+ * application class as it loads, and reports application classes loaded before it started: those
+ * cannot be rewritten any more (a loaded class cannot gain fields or methods).
+ *
+ * <p>After {@code premain}, the system property {@value #AGENT_PROPERTY} holds the agent's
+ * version, so that the kernel can tell "the agent is not running" from "this class was not
+ * rewritten" in its messages.
+ */
+public final class PerpetuaAgent {
+
+    /** System property set while the agent is installed; its value is the agent's version. */
+    public static final String AGENT_PROPERTY = "perpetua.agent";
+
+    private PerpetuaAgent() {
+    }
+
+    /** Called by the JVM before {@code main} for {@code -javaagent}. */
+    public static void premain(String args, Instrumentation instrumentation) {
+        install(AgentOptions.parse(args), instrumentation);
+    }
+
+    /**
+     * Called when the agent is loaded into a running JVM. Classes already loaded stay as they
+     * were and are reported; classes loaded from now on are rewritten.
+     */
+    public static void agentmain(String args, Instrumentation instrumentation) {
+        install(AgentOptions.parse(args), instrumentation);
+    }
+
+    /**
+     * Installs the transformer.
+     *
+     * @return the installed transformer (to remove it, tests only)
+     */
+    public static PerpetuaTransformer install(AgentOptions options, Instrumentation instrumentation) {
+        PrintingListener listener = new PrintingListener(System.err, options.verbose());
+        ClassFilter filter = new ClassFilter(options.include(), options.exclude());
+        PerpetuaTransformer transformer = new PerpetuaTransformer(new ClassRewriter(filter), listener,
+                options.failFast(), options.dump());
+        instrumentation.addTransformer(transformer, false);
+        String version = PerpetuaAgent.class.getPackage().getImplementationVersion();
+        System.setProperty(AGENT_PROPERTY, version == null ? "unknown" : version);
+        if (options.verbose()) {
+            reportCoreLocation(listener);
+        }
+        reportEarlyClasses(instrumentation, filter, listener);
+        return transformer;
+    }
+
+    /**
+     * Application classes loaded before the transformer was installed (by another agent's
+     * premain, or before a dynamic attach) cannot be rewritten: warn about each, since their
+     * instances cannot be made persistent and their field accesses are not checked.
+     */
+    static void reportEarlyClasses(Instrumentation instrumentation, ClassFilter filter, TransformListener listener) {
+        for (Class<?> c : instrumentation.getAllLoadedClasses()) {
+            ClassLoader loader = c.getClassLoader();
+            if (loader == null || loader == ClassLoader.getPlatformClassLoader() || c.isArray() || c.isPrimitive()
+                    || c.isHidden() || c.isSynthetic()) {
+                continue;
+            }
+            String internal = c.getName().replace('.', '/');
+            if (filter.reject(internal) != null) {
+                continue;
+            }
+            listener.onWarning(c.getName(), "was loaded before the Perpetua agent started, so it is not rewritten:"
+                    + " its instances cannot be made persistent (persisting one fails with"
+                    + " NotPersistableException), and its field accesses are not checked. Load it after the agent"
+                    + " (put -javaagent:perpetua-agent.jar first), or exclude it.");
+        }
+    }
+
+    /** Says which copy of perpetua-core the application's class loader sees. */
+    private static void reportCoreLocation(TransformListener listener) {
+        URL core = ClassLoader.getSystemResource("io/perpetua/runtime/Persistent.class");
+        CodeSource agent = PerpetuaAgent.class.getProtectionDomain().getCodeSource();
+        String agentJar = agent == null || agent.getLocation() == null ? "?" : agent.getLocation().toString();
+        listener.onNote("perpetua-core classes are loaded from " + core + " (agent jar: " + agentJar + ")");
+    }
+}

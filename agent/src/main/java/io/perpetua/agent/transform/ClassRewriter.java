@@ -1,0 +1,185 @@
+package io.perpetua.agent.transform;
+
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.commons.JSRInlinerAdapter;
+import org.objectweb.asm.commons.SerialVersionUIDAdder;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Rewrites one class file: the pipeline of one-concern adapters, in order
+ * <ol>
+ *   <li>{@link ClassFileUpgrader} (class files older than Java 7 only: they cannot hold
+ *       {@code invokedynamic}; frames are then recomputed from class bytes),</li>
+ *   <li>{@link SerialVersionUIDAdder} (a {@code Serializable} class keeps the default
+ *       {@code serialVersionUID} of its original form),</li>
+ *   <li>{@link FieldAccessRedirector} (every application class),</li>
+ *   <li>{@link ResidencyCheckAdder} and {@link PersistentMembersAdder} (persistent-capable
+ *       classes).</li>
+ * </ol>
+ * Thread-safe: holds only the immutable filter.
+ */
+public final class ClassRewriter {
+
+    /** The newest class file major version the bundled ASM reads. */
+    public static final int NEWEST_CLASS_FILE_VERSION = Opcodes.V26;
+
+    /** What happened to one class. */
+    public enum Outcome {
+        /** Made persistent-capable. */
+        REWRITTEN,
+        /** Not persistent-capable, but some of its field accesses now go through accessors. */
+        REDIRECTED,
+        /** Left exactly as it was. */
+        UNCHANGED
+    }
+
+    /**
+     * @param outcome what happened
+     * @param bytes the new class file, or null if {@code UNCHANGED}
+     * @param detail a one-line summary (for {@code UNCHANGED}, the reason), not null
+     */
+    public record Result(Outcome outcome, byte[] bytes, String detail) {
+    }
+
+    private final ClassFilter filter;
+
+    /** @param filter which classes may be touched, not null */
+    public ClassRewriter(ClassFilter filter) {
+        this.filter = filter;
+    }
+
+    /** @return the filter this rewriter applies */
+    public ClassFilter filter() {
+        return filter;
+    }
+
+    /**
+     * @param loader the class's defining loader, used to read the class files of the types it
+     *        refers to; null for the bootstrap loader
+     * @param className the class's internal name as the JVM gave it, for messages; may be null
+     * @param bytes the class file
+     * @return what was done
+     * @throws RewriteException if the class cannot be rewritten (it must then be left as it was)
+     */
+    public Result rewrite(ClassLoader loader, String className, byte[] bytes) {
+        return rewrite(TypeResolver.of(loader, filter), className, bytes);
+    }
+
+    Result rewrite(TypeResolver resolver, String className, byte[] bytes) {
+        String name = className == null ? "?" : className;
+        try {
+            checkVersion(name.replace('/', '.'), bytes);
+            ClassReader reader = new ClassReader(bytes);
+            name = reader.getClassName();
+            ClassInfo info = ClassInfo.read(reader, false);
+            resolver.define(info);
+            Capability capability = resolver.capability(info);
+            if (capability.kind == Capability.Kind.UNTOUCHED) {
+                return new Result(Outcome.UNCHANGED, null, capability.reason);
+            }
+            if (capability.alreadyRewritten) {
+                return new Result(Outcome.UNCHANGED, null, "already rewritten");
+            }
+            return transform(resolver, reader, info, capability);
+        } catch (RewriteException e) {
+            throw e;
+        } catch (TypeResolver.UnresolvedTypeException e) {
+            throw new RewriteException(name.replace('/', '.'), e.getMessage(), e);
+        } catch (RuntimeException | LinkageError | StackOverflowError e) {
+            throw new RewriteException(name.replace('/', '.'), "rewriting failed: " + e, e);
+        }
+    }
+
+    private Result transform(TypeResolver resolver, ClassReader reader, ClassInfo info, Capability capability) {
+        boolean persistent = capability.isPersistent();
+        boolean upgrade = persistent && (info.version & 0xFFFF) < Opcodes.V1_7;
+        ClassWriter writer = new ClassWriter(reader, upgrade ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS) {
+            @Override
+            protected String getCommonSuperClass(String type1, String type2) {
+                return resolver.commonSuperClass(type1, type2);
+            }
+
+            @Override
+            protected ClassLoader getClassLoader() {
+                throw new IllegalStateException("the rewriter must not load classes");
+            }
+        };
+        List<String> notes = new ArrayList<>();
+        ClassVisitor chain = writer;
+        if (persistent) {
+            chain = new PersistentMembersAdder(chain, info, resolver, capability.topMost, notes);
+            chain = new ResidencyCheckAdder(chain);
+        }
+        FieldAccessRedirector redirector = new FieldAccessRedirector(chain, resolver, persistent);
+        chain = redirector;
+        if (persistent && resolver.isSubtype(info.name, "java/io/Serializable")) {
+            chain = new SerialVersionUIDAdder(chain);
+        }
+        if (upgrade) {
+            chain = new ClassFileUpgrader(chain);
+        }
+        reader.accept(chain, upgrade ? ClassReader.SKIP_FRAMES : 0);
+        if (!persistent) {
+            if (redirector.redirected() == 0) {
+                return new Result(Outcome.UNCHANGED, null, capability.reason + "; no field access to redirect");
+            }
+            return new Result(Outcome.REDIRECTED, writer.toByteArray(), capability.reason + "; "
+                    + redirector.redirected() + " field accesses redirected");
+        }
+        StringBuilder detail = new StringBuilder("persistent-capable");
+        detail.append(capability.topMost ? ", top-most" : ", below " + info.superName.replace('/', '.'));
+        detail.append(", ").append(info.persistentFields().size()).append(" persistent fields, ")
+                .append(redirector.redirected()).append(" field accesses redirected");
+        if (upgrade) {
+            detail.append(", class file upgraded from version ").append(info.version & 0xFFFF).append(" to 51");
+        }
+        for (String note : notes) {
+            detail.append("; ").append(note);
+        }
+        return new Result(Outcome.REWRITTEN, writer.toByteArray(), detail.toString());
+    }
+
+    private static void checkVersion(String name, byte[] bytes) {
+        if (bytes.length < 10 || (bytes[0] & 0xff) != 0xCA || (bytes[1] & 0xff) != 0xFE
+                || (bytes[2] & 0xff) != 0xBA || (bytes[3] & 0xff) != 0xBE) {
+            throw new RewriteException(name, "not a class file", null);
+        }
+        int major = ((bytes[6] & 0xff) << 8) | (bytes[7] & 0xff);
+        if (major > NEWEST_CLASS_FILE_VERSION) {
+            throw new RewriteException(name, "class file version " + major + " (Java " + (major - 44)
+                    + ") is newer than the newest this agent's ASM reads (" + NEWEST_CLASS_FILE_VERSION
+                    + ", Java " + (NEWEST_CLASS_FILE_VERSION - 44) + "); the class is left as it was and its"
+                    + " instances cannot be made persistent", null);
+        }
+    }
+
+    /**
+     * Raises class files older than Java 7 to version 51, so that they can hold the
+     * {@code invokedynamic} of the creation proxy's registration; inlines {@code JSR}/{@code RET}
+     * subroutines, which version 51 forbids. Frames are then computed by the writer.
+     */
+    static final class ClassFileUpgrader extends ClassVisitor {
+        ClassFileUpgrader(ClassVisitor next) {
+            super(Opcodes.ASM9, next);
+        }
+
+        @Override
+        public void visit(int version, int access, String name, String signature, String superName,
+                          String[] interfaces) {
+            super.visit(Opcodes.V1_7, access, name, signature, superName, interfaces);
+        }
+
+        @Override
+        public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                                         String[] exceptions) {
+            MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+            return mv == null ? null : new JSRInlinerAdapter(mv, access, name, descriptor, signature, exceptions);
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package io.perpetua.agent.transform;
+
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.analysis.AnalyzerException;
+import org.objectweb.asm.tree.analysis.Frame;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Turns every {@code GETFIELD}/{@code PUTFIELD} on a field of a persistent-capable class into a
+ * call of that field's static accessor ({@code Owner.$perpetua$get$f(Declaring)} /
+ * {@code Owner.$perpetua$set$f(Declaring, value)}), which does the residency check (JSPIN 3.5).
+ * Exceptions, where the receiver is certainly {@code this} (by {@link ReceiverAnalysis}):
+ * <ul>
+ *   <li>in a constructor, reads and writes stay direct: the object is new (transient), and
+ *       before the super-constructor call nothing may be called on it;</li>
+ *   <li>in an instance method of a persistent-capable class, reads stay direct: the method's
+ *       entry check ({@link ResidencyCheckAdder}) has made the object resident. Writes still go
+ *       through the setter, which marks the object dirty.</li>
+ * </ul>
+ * The replacement has the same stack effect as the field instruction, so stack map frames stay
+ * valid. Accessors are static, so field hiding and protected access behave as for the field.
+ */
+final class FieldAccessRedirector extends ClassVisitor {
+
+    private final TypeResolver resolver;
+    private final boolean persistentClass;
+    private String className;
+    private int redirected;
+
+    FieldAccessRedirector(ClassVisitor next, TypeResolver resolver, boolean persistentClass) {
+        super(Opcodes.ASM9, next);
+        this.resolver = resolver;
+        this.persistentClass = persistentClass;
+    }
+
+    /** @return how many field instructions were replaced by accessor calls */
+    int redirected() {
+        return redirected;
+    }
+
+    @Override
+    public void visit(int version, int access, String name, String signature, String superName,
+                      String[] interfaces) {
+        className = name;
+        super.visit(version, access, name, signature, superName, interfaces);
+    }
+
+    @Override
+    public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                                     String[] exceptions) {
+        MethodVisitor next = super.visitMethod(access, name, descriptor, signature, exceptions);
+        return new MethodNode(Opcodes.ASM9, access, name, descriptor, signature, exceptions) {
+            @Override
+            public void visitEnd() {
+                rewrite(this);
+                accept(next);
+            }
+        };
+    }
+
+    private void rewrite(MethodNode method) {
+        List<FieldInsnNode> candidates = new ArrayList<>();
+        List<ClassInfo> declaring = new ArrayList<>();
+        for (AbstractInsnNode insn = method.instructions.getFirst(); insn != null; insn = insn.getNext()) {
+            if (insn.getOpcode() == Opcodes.GETFIELD || insn.getOpcode() == Opcodes.PUTFIELD) {
+                FieldInsnNode f = (FieldInsnNode) insn;
+                ClassInfo d = resolver.redirectTarget(f.owner, f.name, f.desc);
+                if (d != null) {
+                    candidates.add(f);
+                    declaring.add(d);
+                }
+            }
+        }
+        if (candidates.isEmpty()) {
+            return;
+        }
+        boolean constructor = "<init>".equals(method.name);
+        boolean instance = (method.access & Opcodes.ACC_STATIC) == 0;
+        Frame<ReceiverAnalysis.Receiver>[] frames = null;
+        if (instance && (constructor || persistentClass)) {
+            try {
+                frames = ReceiverAnalysis.analyze(className, method);
+            } catch (AnalyzerException e) {
+                throw new IllegalStateException("cannot analyze method " + method.name + method.desc + ": "
+                        + e.getMessage(), e);
+            }
+        }
+        for (int i = 0; i < candidates.size(); i++) {
+            FieldInsnNode f = candidates.get(i);
+            boolean get = f.getOpcode() == Opcodes.GETFIELD;
+            if (frames != null) {
+                boolean onThis = ReceiverAnalysis.receiverIsThis(frames[method.instructions.indexOf(f)], f);
+                if (onThis && (constructor || get)) {
+                    continue;
+                }
+            }
+            String decl = declaring.get(i).name;
+            MethodInsnNode call = get
+                    ? new MethodInsnNode(Opcodes.INVOKESTATIC, f.owner, Protocol.GET + f.name,
+                            Protocol.getterDescriptor(decl, f.desc), false)
+                    : new MethodInsnNode(Opcodes.INVOKESTATIC, f.owner, Protocol.SET + f.name,
+                            Protocol.setterDescriptor(decl, f.desc), false);
+            method.instructions.set(f, call);
+            redirected++;
+        }
+    }
+}

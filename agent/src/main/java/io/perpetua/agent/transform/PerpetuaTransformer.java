@@ -1,0 +1,102 @@
+package io.perpetua.agent.transform;
+
+import io.perpetua.agent.report.TransformListener;
+
+import java.io.IOException;
+import java.lang.instrument.ClassFileTransformer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.ProtectionDomain;
+
+/**
+ * The agent's {@link ClassFileTransformer}: offers each application class to the
+ * {@link ClassRewriter} and reports the outcome. It never throws into the JVM (which would
+ * swallow the exception and load the class unchanged, silently): every class is reported to
+ * the listener as rewritten, skipped or failed; with {@code failFast}, a failure halts the JVM
+ * with status {@link #FAIL_FAST_EXIT_STATUS} after reporting it. Thread-safe.
+ */
+public final class PerpetuaTransformer implements ClassFileTransformer {
+
+    /** The exit status of a JVM halted by {@code failFast}. */
+    public static final int FAIL_FAST_EXIT_STATUS = 86;
+
+    private final ClassRewriter rewriter;
+    private final TransformListener listener;
+    private final boolean failFast;
+    private final Path dumpDirectory;
+
+    /**
+     * @param rewriter the rewriting pipeline, not null
+     * @param listener sees every class, not null
+     * @param failFast whether a class that cannot be rewritten halts the JVM
+     * @param dumpDirectory where rewritten class files are written (as {@code a/b/C.class}), or null
+     */
+    public PerpetuaTransformer(ClassRewriter rewriter, TransformListener listener, boolean failFast,
+                               Path dumpDirectory) {
+        this.rewriter = rewriter;
+        this.listener = listener;
+        this.failFast = failFast;
+        this.dumpDirectory = dumpDirectory;
+    }
+
+    @Override
+    public byte[] transform(ClassLoader loader, String className, Class<?> classBeingRedefined,
+                            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        if (className == null || isHidden(className) || isJdkLoader(loader)) {
+            return null;
+        }
+        String dotted = className.replace('/', '.');
+        try {
+            if (classBeingRedefined != null) {
+                // A loaded class cannot gain fields or methods; it was rewritten (or not) when loaded.
+                return null;
+            }
+            ClassRewriter.Result result = rewriter.rewrite(loader, className, classfileBuffer);
+            if (result.outcome() == ClassRewriter.Outcome.UNCHANGED) {
+                listener.onSkipped(dotted, loader, result.detail());
+                return null;
+            }
+            dump(className, dotted, result.bytes());
+            listener.onRewritten(dotted, loader, result.detail());
+            return result.bytes();
+        } catch (Throwable t) {
+            try {
+                listener.onFailed(dotted, loader, t);
+            } catch (Throwable again) {
+                System.err.println("[perpetua] FAILED " + dotted + ": " + t + " (and the listener failed: " + again + ")");
+            }
+            if (failFast) {
+                System.err.println("[perpetua] failFast: halting the JVM because " + dotted + " could not be rewritten");
+                System.err.flush();
+                // halt, not exit: this thread may hold class loading locks that shutdown hooks need
+                Runtime.getRuntime().halt(FAIL_FAST_EXIT_STATUS);
+            }
+            return null;
+        }
+    }
+
+    private void dump(String internalName, String dotted, byte[] bytes) {
+        if (dumpDirectory == null) {
+            return;
+        }
+        Path file = dumpDirectory.resolve(internalName + ".class");
+        try {
+            Files.createDirectories(file.getParent());
+            Files.write(file, bytes);
+        } catch (IOException | RuntimeException e) {
+            listener.onWarning(dotted, "cannot dump the rewritten class to " + file + ": " + e);
+        }
+    }
+
+    /**
+     * Hidden classes (lambda proxies, {@code Lookup.defineHiddenClass}) cannot be named by other
+     * classes, and the JVM may offer them under a name with {@code +0x} or {@code /0x}.
+     */
+    static boolean isHidden(String className) {
+        return className.contains("+0x") || className.contains("$$Lambda") || className.contains("/0x");
+    }
+
+    private static boolean isJdkLoader(ClassLoader loader) {
+        return loader == null || loader == ClassLoader.getPlatformClassLoader();
+    }
+}

@@ -1,0 +1,442 @@
+package io.perpetua.agent.transform;
+
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.FieldVisitor;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.Label;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * Adds what makes a class persistent-capable (the shape is specified in
+ * {@code io.perpetua.runtime}'s package documentation):
+ * <ul>
+ *   <li>on the top-most persistent-capable class of a hierarchy: {@code implements Persistent},
+ *       the {@code $perpetua$state} and {@code $perpetua$handle} fields and their four accessors,
+ *       and the public {@code persist(String)} and {@code persist()};</li>
+ *   <li>on every persistent-capable class: a static getter and setter for each instance field
+ *       with the residency check (the setter of a persistent field marks the object dirty),
+ *       {@code $perpetua$resident} (the method-entry check), the record codec
+ *       {@code $perpetua$write}/{@code $perpetua$read}, the creation proxy constructor
+ *       {@code <init>(ObjectState)}, the static {@code fetch(String)} returning the class's own
+ *       type; instance fields lose {@code ACC_FINAL} (a hollow object is filled after its
+ *       creation);</li>
+ *   <li>on every concrete one: {@code $perpetua$new()} and, first in its static initializer,
+ *       {@code PersistentClasses.register(C.class, C::$perpetua$new)} (a lambda: no reflection
+ *       when the kernel makes a hollow object).</li>
+ * </ul>
+ * Generated code has its own stack map frames ({@code F_SAME} at each branch target), so the
+ * class's original frames are kept.
+ */
+final class PersistentMembersAdder extends ClassVisitor {
+
+    private static final Handle METAFACTORY = new Handle(Opcodes.H_INVOKESTATIC,
+            "java/lang/invoke/LambdaMetafactory", "metafactory",
+            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;"
+                    + "Ljava/lang/invoke/MethodType;Ljava/lang/invoke/MethodHandle;Ljava/lang/invoke/MethodType;)"
+                    + "Ljava/lang/invoke/CallSite;", false);
+
+    private final ClassInfo info;
+    private final TypeResolver resolver;
+    private final boolean topMost;
+    private final List<String> notes;
+    private final List<ClassInfo.Member> instanceFields = new ArrayList<>();
+    private String className;
+    private String superName;
+    private boolean concrete;
+    private boolean hasClinit;
+
+    /**
+     * @param info the class as read before rewriting
+     * @param notes receives one line per decision worth reporting (a method not added, and why)
+     */
+    PersistentMembersAdder(ClassVisitor next, ClassInfo info, TypeResolver resolver, boolean topMost,
+                           List<String> notes) {
+        super(Opcodes.ASM9, next);
+        this.info = info;
+        this.resolver = resolver;
+        this.topMost = topMost;
+        this.notes = notes;
+    }
+
+    @Override
+    public void visit(int version, int access, String name, String signature, String superName,
+                      String[] interfaces) {
+        this.className = name;
+        this.superName = superName;
+        this.concrete = (access & Opcodes.ACC_ABSTRACT) == 0;
+        String[] itfs = interfaces == null ? new String[0] : interfaces;
+        if (topMost && !Arrays.asList(itfs).contains(Protocol.PERSISTENT)) {
+            itfs = Arrays.copyOf(itfs, itfs.length + 1);
+            itfs[itfs.length - 1] = Protocol.PERSISTENT;
+        }
+        super.visit(version, access, name, signature, superName, itfs);
+    }
+
+    @Override
+    public FieldVisitor visitField(int access, String name, String descriptor, String signature, Object value) {
+        if ((access & Opcodes.ACC_STATIC) == 0) {
+            access &= ~Opcodes.ACC_FINAL;
+            instanceFields.add(new ClassInfo.Member(name, descriptor, access));
+        }
+        return super.visitField(access, name, descriptor, signature, value);
+    }
+
+    @Override
+    public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
+                                     String[] exceptions) {
+        MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+        if ("<clinit>".equals(name) && concrete && mv != null) {
+            hasClinit = true;
+            return new MethodVisitor(Opcodes.ASM9, mv) {
+                @Override
+                public void visitCode() {
+                    super.visitCode();
+                    emitRegistration(this);
+                }
+            };
+        }
+        return mv;
+    }
+
+    @Override
+    public void visitEnd() {
+        if (topMost) {
+            addStateAndHandle();
+        }
+        addResidentCheck();
+        for (ClassInfo.Member f : instanceFields) {
+            addGetter(f);
+            addSetter(f);
+        }
+        addCodec();
+        addProxyConstructor();
+        if (concrete) {
+            addNewHollow();
+            if (!hasClinit) {
+                MethodVisitor mv = super.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
+                mv.visitCode();
+                emitRegistration(mv);
+                mv.visitInsn(Opcodes.RETURN);
+                mv.visitMaxs(0, 0);
+                mv.visitEnd();
+            }
+        }
+        if (topMost) {
+            addPersistMethods();
+        }
+        addFetch();
+        super.visitEnd();
+    }
+
+    private void addStateAndHandle() {
+        int fieldAccess = Opcodes.ACC_PUBLIC | Opcodes.ACC_TRANSIENT | Opcodes.ACC_SYNTHETIC;
+        // Not volatile: the check on every field access must stay a plain load the JIT can reuse
+        // and hoist; the kernel publishes a filled object with a release fence (see core's
+        // io.perpetua.runtime package documentation).
+        super.visitField(fieldAccess, Protocol.STATE_FIELD, Protocol.STATE_DESC, null, null).visitEnd();
+        super.visitField(fieldAccess, Protocol.HANDLE_FIELD, Protocol.HANDLE_DESC, null, null).visitEnd();
+        addPropertyGetter(Protocol.STATE_FIELD, Protocol.STATE_DESC);
+        addPropertySetter(Protocol.STATE_FIELD, Protocol.STATE_DESC);
+        addPropertyGetter(Protocol.HANDLE_FIELD, Protocol.HANDLE_DESC);
+        addPropertySetter(Protocol.HANDLE_FIELD, Protocol.HANDLE_DESC);
+    }
+
+    private void addPropertyGetter(String field, String desc) {
+        MethodVisitor mv = super.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_SYNTHETIC, field, "()" + desc, null, null);
+        mv.visitCode();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, className, field, desc);
+        mv.visitInsn(Type.getType(desc).getOpcode(Opcodes.IRETURN));
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+    }
+
+    private void addPropertySetter(String field, String desc) {
+        MethodVisitor mv = super.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_SYNTHETIC, field, "(" + desc + ")V",
+                null, null);
+        mv.visitCode();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitVarInsn(Type.getType(desc).getOpcode(Opcodes.ILOAD), 1);
+        mv.visitFieldInsn(Opcodes.PUTFIELD, className, field, desc);
+        mv.visitInsn(Opcodes.RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+    }
+
+    /** {@code if (self.$perpetua$state == HOLLOW) Residency.load(self);} with self in local 0. */
+    private void emitLoadCheck(MethodVisitor mv) {
+        Label resident = new Label();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, className, Protocol.STATE_FIELD, Protocol.STATE_DESC);
+        mv.visitIntInsn(Opcodes.BIPUSH, Protocol.HOLLOW);
+        mv.visitJumpInsn(Opcodes.IF_ICMPNE, resident);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, Protocol.LOAD, Protocol.SLOW_PATH_DESC, false);
+        mv.visitLabel(resident);
+        mv.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
+    }
+
+    /** {@code if (self.$perpetua$state < 0) Residency.beforeWrite(self);} with self in local 0. */
+    private void emitWriteCheck(MethodVisitor mv) {
+        Label writable = new Label();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, className, Protocol.STATE_FIELD, Protocol.STATE_DESC);
+        mv.visitJumpInsn(Opcodes.IFGE, writable);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, Protocol.BEFORE_WRITE, Protocol.SLOW_PATH_DESC,
+                false);
+        mv.visitLabel(writable);
+        mv.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
+    }
+
+    private void addResidentCheck() {
+        MethodVisitor mv = super.visitMethod(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC,
+                Protocol.RESIDENT, "(L" + className + ";)V", null, null);
+        mv.visitCode();
+        emitLoadCheck(mv);
+        mv.visitInsn(Opcodes.RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+    }
+
+    /** Accessors are static; a private field's accessors are package-private (for nestmates). */
+    private static int accessorAccess(ClassInfo.Member field) {
+        int visibility = field.access() & (Opcodes.ACC_PUBLIC | Opcodes.ACC_PROTECTED);
+        return visibility | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC;
+    }
+
+    private void addGetter(ClassInfo.Member f) {
+        MethodVisitor mv = super.visitMethod(accessorAccess(f), Protocol.GET + f.name(),
+                Protocol.getterDescriptor(className, f.descriptor()), null, null);
+        mv.visitCode();
+        emitLoadCheck(mv);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, className, f.name(), f.descriptor());
+        mv.visitInsn(Type.getType(f.descriptor()).getOpcode(Opcodes.IRETURN));
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+    }
+
+    private void addSetter(ClassInfo.Member f) {
+        MethodVisitor mv = super.visitMethod(accessorAccess(f), Protocol.SET + f.name(),
+                Protocol.setterDescriptor(className, f.descriptor()), null, null);
+        mv.visitCode();
+        if (f.isPersistentField()) {
+            emitWriteCheck(mv);
+        } else {
+            emitLoadCheck(mv); // a transient field: its object must be resident, but is not dirtied
+        }
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitVarInsn(Type.getType(f.descriptor()).getOpcode(Opcodes.ILOAD), 1);
+        mv.visitFieldInsn(Opcodes.PUTFIELD, className, f.name(), f.descriptor());
+        mv.visitInsn(Opcodes.RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+    }
+
+    private List<ClassInfo.Member> layout() {
+        return instanceFields.stream().filter(ClassInfo.Member::isPersistentField)
+                .sorted(Comparator.comparing(ClassInfo.Member::name)).toList();
+    }
+
+    private void addCodec() {
+        List<ClassInfo.Member> fields = layout();
+        MethodVisitor w = super.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_SYNTHETIC, Protocol.WRITE,
+                Protocol.WRITE_DESC, null, null);
+        w.visitCode();
+        if (!topMost) {
+            w.visitVarInsn(Opcodes.ALOAD, 0);
+            w.visitVarInsn(Opcodes.ALOAD, 1);
+            w.visitMethodInsn(Opcodes.INVOKESPECIAL, superName, Protocol.WRITE, Protocol.WRITE_DESC, false);
+        }
+        for (ClassInfo.Member f : fields) {
+            Type t = Type.getType(f.descriptor());
+            w.visitVarInsn(Opcodes.ALOAD, 1);
+            w.visitVarInsn(Opcodes.ALOAD, 0);
+            w.visitFieldInsn(Opcodes.GETFIELD, className, f.name(), f.descriptor());
+            w.visitMethodInsn(Opcodes.INVOKEINTERFACE, Protocol.RECORD_WRITER, "write" + kind(t),
+                    "(" + (isReference(t) ? "Ljava/lang/Object;" : t.getDescriptor()) + ")V", true);
+        }
+        w.visitInsn(Opcodes.RETURN);
+        w.visitMaxs(0, 0);
+        w.visitEnd();
+
+        MethodVisitor r = super.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_SYNTHETIC, Protocol.READ,
+                Protocol.READ_DESC, null, null);
+        r.visitCode();
+        if (!topMost) {
+            r.visitVarInsn(Opcodes.ALOAD, 0);
+            r.visitVarInsn(Opcodes.ALOAD, 1);
+            r.visitMethodInsn(Opcodes.INVOKESPECIAL, superName, Protocol.READ, Protocol.READ_DESC, false);
+        }
+        for (ClassInfo.Member f : fields) {
+            Type t = Type.getType(f.descriptor());
+            r.visitVarInsn(Opcodes.ALOAD, 0);
+            r.visitVarInsn(Opcodes.ALOAD, 1);
+            r.visitMethodInsn(Opcodes.INVOKEINTERFACE, Protocol.RECORD_READER, "read" + kind(t),
+                    "()" + (isReference(t) ? "Ljava/lang/Object;" : t.getDescriptor()), true);
+            if (isReference(t) && !"java/lang/Object".equals(t.getInternalName())) {
+                r.visitTypeInsn(Opcodes.CHECKCAST, t.getInternalName());
+            }
+            r.visitFieldInsn(Opcodes.PUTFIELD, className, f.name(), f.descriptor());
+        }
+        r.visitInsn(Opcodes.RETURN);
+        r.visitMaxs(0, 0);
+        r.visitEnd();
+    }
+
+    private static boolean isReference(Type t) {
+        return t.getSort() == Type.OBJECT || t.getSort() == Type.ARRAY;
+    }
+
+    private static String kind(Type t) {
+        return switch (t.getSort()) {
+            case Type.BOOLEAN -> "Boolean";
+            case Type.BYTE -> "Byte";
+            case Type.CHAR -> "Char";
+            case Type.SHORT -> "Short";
+            case Type.INT -> "Int";
+            case Type.LONG -> "Long";
+            case Type.FLOAT -> "Float";
+            case Type.DOUBLE -> "Double";
+            default -> "Object";
+        };
+    }
+
+    /**
+     * The creation proxy: runs no user code. It calls the super-class's proxy constructor, or
+     * the no-argument constructor of the first non-rewritten super-class (checked accessible
+     * when the class was classified).
+     */
+    private void addProxyConstructor() {
+        MethodVisitor mv = super.visitMethod(Opcodes.ACC_PROTECTED | Opcodes.ACC_SYNTHETIC, "<init>",
+                Protocol.PROXY_CTOR_DESC, null, null);
+        mv.visitCode();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        if (topMost) {
+            mv.visitMethodInsn(Opcodes.INVOKESPECIAL, superName, "<init>", "()V", false);
+        } else {
+            mv.visitInsn(Opcodes.ACONST_NULL);
+            mv.visitMethodInsn(Opcodes.INVOKESPECIAL, superName, "<init>", Protocol.PROXY_CTOR_DESC, false);
+        }
+        mv.visitInsn(Opcodes.RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+    }
+
+    private void addNewHollow() {
+        MethodVisitor mv = super.visitMethod(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC,
+                Protocol.NEW_HOLLOW, Protocol.NEW_HOLLOW_DESC, null, null);
+        mv.visitCode();
+        mv.visitTypeInsn(Opcodes.NEW, className);
+        mv.visitInsn(Opcodes.DUP);
+        mv.visitInsn(Opcodes.ACONST_NULL);
+        mv.visitMethodInsn(Opcodes.INVOKESPECIAL, className, "<init>", Protocol.PROXY_CTOR_DESC, false);
+        mv.visitInsn(Opcodes.ARETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+    }
+
+    private void emitRegistration(MethodVisitor mv) {
+        Type factoryType = Type.getMethodType(Protocol.NEW_HOLLOW_DESC);
+        mv.visitLdcInsn(Type.getObjectType(className));
+        mv.visitInvokeDynamicInsn("newInstance", "()L" + Protocol.HOLLOW_FACTORY + ";", METAFACTORY,
+                factoryType,
+                new Handle(Opcodes.H_INVOKESTATIC, className, Protocol.NEW_HOLLOW, Protocol.NEW_HOLLOW_DESC, false),
+                factoryType);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.PERSISTENT_CLASSES, Protocol.REGISTER,
+                Protocol.REGISTER_DESC, false);
+    }
+
+    private void addPersistMethods() {
+        if (canAddInstanceMethod("persist", "(Ljava/lang/String;)")) {
+            MethodVisitor mv = super.visitMethod(Opcodes.ACC_PUBLIC, "persist", "(Ljava/lang/String;)V", null, null);
+            mv.visitCode();
+            mv.visitVarInsn(Opcodes.ALOAD, 0);
+            mv.visitVarInsn(Opcodes.ALOAD, 1);
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.PERPETUA, "persist",
+                    "(Ljava/lang/Object;Ljava/lang/String;)V", false);
+            mv.visitInsn(Opcodes.RETURN);
+            mv.visitMaxs(0, 0);
+            mv.visitEnd();
+        }
+        if (canAddInstanceMethod("persist", "()")) {
+            MethodVisitor mv = super.visitMethod(Opcodes.ACC_PUBLIC, "persist", "()V", null, null);
+            mv.visitCode();
+            mv.visitVarInsn(Opcodes.ALOAD, 0);
+            mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.PERPETUA, "persist", "(Ljava/lang/Object;)V", false);
+            mv.visitInsn(Opcodes.RETURN);
+            mv.visitMaxs(0, 0);
+            mv.visitEnd();
+        }
+    }
+
+    /**
+     * A {@code persist} method is added unless the class or a (non-rewritten) super-class
+     * already declares a method of that name and those parameters: adding it would change or
+     * clash with the program's own method.
+     */
+    private boolean canAddInstanceMethod(String name, String parameters) {
+        ClassInfo.Member own = declaredWithParameters(info, name, parameters);
+        if (own != null) {
+            notes.add(name + parameters + " not added: the class declares " + name + own.descriptor());
+            return false;
+        }
+        for (ClassInfo s = superInfo(info); s != null; s = superInfo(s)) {
+            ClassInfo.Member inherited = declaredWithParameters(s, name, parameters);
+            if (inherited != null && (inherited.access() & Opcodes.ACC_PRIVATE) == 0) {
+                notes.add(name + parameters + " not added: super-class " + s + " declares " + name
+                        + inherited.descriptor());
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void addFetch() {
+        String desc = "(Ljava/lang/String;)L" + className + ";";
+        ClassInfo.Member own = declaredWithParameters(info, "fetch", "(Ljava/lang/String;)");
+        if (own != null) {
+            notes.add("static fetch(String) not added: the class declares fetch" + own.descriptor());
+            return;
+        }
+        for (ClassInfo s = superInfo(info); s != null; s = superInfo(s)) {
+            ClassInfo.Member m = s.method("fetch", desc);
+            if (m != null && !m.isStatic()) {
+                notes.add("static fetch(String) not added: super-class " + s + " declares an instance method fetch"
+                        + desc + ", which a static method must not hide");
+                return;
+            }
+        }
+        MethodVisitor mv = super.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "fetch", desc, null, null);
+        mv.visitCode();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitLdcInsn(Type.getObjectType(className));
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.PERPETUA, "fetch",
+                "(Ljava/lang/String;Ljava/lang/Class;)Ljava/lang/Object;", false);
+        mv.visitTypeInsn(Opcodes.CHECKCAST, className);
+        mv.visitInsn(Opcodes.ARETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+    }
+
+    private ClassInfo superInfo(ClassInfo c) {
+        return c.superName == null ? null : resolver.require(c.superName, "a super-class of " + info);
+    }
+
+    private static ClassInfo.Member declaredWithParameters(ClassInfo c, String name, String parameters) {
+        for (ClassInfo.Member m : c.methods) {
+            if (m.name().equals(name) && m.descriptor().startsWith(parameters)) {
+                return m;
+            }
+        }
+        return null;
+    }
+}

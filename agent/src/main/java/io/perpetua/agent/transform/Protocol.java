@@ -1,0 +1,66 @@
+package io.perpetua.agent.transform;
+
+/**
+ * The names of the core protocol ({@code io.perpetua.runtime}, {@code io.perpetua.Perpetua}) that
+ * generated code refers to, as internal names and descriptors. The agent never loads these
+ * classes itself: the generated code links against whatever copy the rewritten class's own
+ * loader sees. A unit test checks every name against the real core classes.
+ */
+final class Protocol {
+    static final String PREFIX = "$perpetua$";
+
+    static final String PERSISTENT = "io/perpetua/runtime/Persistent";
+    static final String OBJECT_STATE = "io/perpetua/runtime/ObjectState";
+    static final String OBJECT_HANDLE = "io/perpetua/runtime/ObjectHandle";
+    static final String RESIDENCY = "io/perpetua/runtime/Residency";
+    static final String RECORD_WRITER = "io/perpetua/runtime/RecordWriter";
+    static final String RECORD_READER = "io/perpetua/runtime/RecordReader";
+    static final String HOLLOW_FACTORY = "io/perpetua/runtime/HollowFactory";
+    static final String PERSISTENT_CLASSES = "io/perpetua/runtime/PersistentClasses";
+    static final String PERPETUA = "io/perpetua/Perpetua";
+
+    static final String STATE_FIELD = "$perpetua$state";
+    static final String STATE_DESC = "B";
+    static final String HANDLE_FIELD = "$perpetua$handle";
+    static final String HANDLE_DESC = "L" + OBJECT_HANDLE + ";";
+
+    static final String WRITE = "$perpetua$write";
+    static final String WRITE_DESC = "(L" + RECORD_WRITER + ";)V";
+    static final String READ = "$perpetua$read";
+    static final String READ_DESC = "(L" + RECORD_READER + ";)V";
+
+    /** {@code Residency.load(Persistent)} and {@code Residency.beforeWrite(Persistent)}. */
+    static final String LOAD = "load";
+    static final String BEFORE_WRITE = "beforeWrite";
+    static final String SLOW_PATH_DESC = "(L" + PERSISTENT + ";)V";
+
+    /** {@code ObjectState.HOLLOW}: the only state whose reads take the slow path. */
+    static final int HOLLOW = -2;
+
+    /** The creation proxy: a constructor whose only parameter type no user constructor has. */
+    static final String PROXY_CTOR_DESC = "(L" + OBJECT_STATE + ";)V";
+    /** The static method the registered {@code HollowFactory} lambda calls. */
+    static final String NEW_HOLLOW = "$perpetua$new";
+    static final String NEW_HOLLOW_DESC = "()L" + PERSISTENT + ";";
+    static final String REGISTER = "register";
+    static final String REGISTER_DESC = "(Ljava/lang/Class;L" + HOLLOW_FACTORY + ";)V";
+
+    /** Per-class residency check called first by every instance method. */
+    static final String RESIDENT = "$perpetua$resident";
+
+    static final String GET = "$perpetua$get$";
+    static final String SET = "$perpetua$set$";
+
+    private Protocol() {
+    }
+
+    /** @return the descriptor of the getter of a field {@code desc} declared in {@code owner} */
+    static String getterDescriptor(String owner, String desc) {
+        return "(L" + owner + ";)" + desc;
+    }
+
+    /** @return the descriptor of the setter of a field {@code desc} declared in {@code owner} */
+    static String setterDescriptor(String owner, String desc) {
+        return "(L" + owner + ";" + desc + ")V";
+    }
+}

@@ -1,0 +1,301 @@
+package io.perpetua.agent.transform;
+
+import org.objectweb.asm.ClassReader;
+import org.objectweb.asm.Opcodes;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.lang.ref.WeakReference;
+import java.net.URL;
+import java.util.Map;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Type relationships for the classes of one class loader, read from class files through
+ * {@link ClassLoader#getResource} and never by loading a class (loading inside a transformer
+ * causes {@code ClassCircularityError} and wrong-loader failures). Also decides, once per class,
+ * its {@link Capability}. Thread-safe; results are cached for the loader's lifetime.
+ */
+final class TypeResolver {
+
+    /** A type the rewriting needs could not be found as a class file. */
+    static final class UnresolvedTypeException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        UnresolvedTypeException(String message) {
+            super(message);
+        }
+    }
+
+    private static final Map<ClassLoader, TypeResolver> BY_LOADER = new WeakHashMap<>();
+    private static final Object BOOT_KEY_LOCK = new Object();
+    private static volatile TypeResolver forBoot;
+
+    private final WeakReference<ClassLoader> loader;
+    private final boolean bootstrap;
+    private final ClassFilter filter;
+    private final ConcurrentHashMap<String, ClassInfo> cache = new ConcurrentHashMap<>();
+
+    private TypeResolver(ClassLoader loader, ClassFilter filter) {
+        this.loader = new WeakReference<>(loader);
+        this.bootstrap = loader == null;
+        this.filter = filter;
+    }
+
+    /**
+     * @param loader the defining loader of the classes being rewritten; null for the bootstrap loader
+     * @return the resolver of that loader (one per loader and filter)
+     */
+    static TypeResolver of(ClassLoader loader, ClassFilter filter) {
+        if (loader == null) {
+            synchronized (BOOT_KEY_LOCK) {
+                if (forBoot == null || forBoot.filter != filter) {
+                    forBoot = new TypeResolver(null, filter);
+                }
+                return forBoot;
+            }
+        }
+        synchronized (BY_LOADER) {
+            TypeResolver r = BY_LOADER.get(loader);
+            if (r == null || r.filter != filter) {
+                r = new TypeResolver(loader, filter);
+                BY_LOADER.put(loader, r);
+            }
+            return r;
+        }
+    }
+
+    /** A resolver that is not shared (tests). */
+    static TypeResolver unshared(ClassLoader loader, ClassFilter filter) {
+        return new TypeResolver(loader, filter);
+    }
+
+    /** Records the class being defined, from the bytes the JVM passed to the transformer. */
+    void define(ClassInfo info) {
+        cache.put(info.name, info);
+    }
+
+    /**
+     * @param internalName a class's internal name
+     * @return what its class file says, or null if the loader has no class file of that name
+     */
+    ClassInfo find(String internalName) {
+        ClassInfo info = cache.get(internalName);
+        if (info != null) {
+            return info;
+        }
+        ClassLoader l = loader.get();
+        if (l == null && !bootstrap) {
+            return null;
+        }
+        String resource = internalName + ".class";
+        URL url = l != null ? l.getResource(resource) : ClassLoader.getPlatformClassLoader().getResource(resource);
+        if (url == null) {
+            return null;
+        }
+        byte[] bytes;
+        try (InputStream in = url.openStream()) {
+            bytes = in.readAllBytes();
+        } catch (IOException e) {
+            throw new UnresolvedTypeException("cannot read " + url + ": " + e);
+        }
+        ClassReader reader;
+        try {
+            reader = new ClassReader(bytes);
+        } catch (IllegalArgumentException e) {
+            throw new UnresolvedTypeException("cannot parse " + url + ": " + e.getMessage());
+        }
+        info = ClassInfo.read(reader, "jrt".equals(url.getProtocol()) || bootstrap);
+        ClassInfo raced = cache.putIfAbsent(internalName, info);
+        return raced != null ? raced : info;
+    }
+
+    /**
+     * @param internalName a class's internal name
+     * @param neededFor what the type is needed for, for the message
+     * @throws UnresolvedTypeException if the loader has no class file of that name
+     */
+    ClassInfo require(String internalName, String neededFor) {
+        ClassInfo info = find(internalName);
+        if (info == null) {
+            throw new UnresolvedTypeException("cannot find the class file of " + internalName.replace('/', '.')
+                    + " (needed for " + neededFor + ") through " + describeLoader());
+        }
+        return info;
+    }
+
+    /**
+     * Resolves an instance field reference as the JVM does (JVMS 5.4.3.2, restricted to
+     * super-classes: interface fields are static).
+     *
+     * @return the class that declares the instance field, or null if no class declares it (the
+     *         reference would fail at run time anyway; it is left alone)
+     */
+    ClassInfo declaringClass(String owner, String fieldName, String descriptor) {
+        ClassInfo c = require(owner, "field " + owner.replace('/', '.') + "." + fieldName);
+        for (int depth = 0; c != null && depth < 1000; depth++) {
+            ClassInfo.Member f = c.field(fieldName, descriptor);
+            if (f != null) {
+                return f.isStatic() ? null : c;
+            }
+            c = c.superName == null ? null : require(c.superName, "the super-class of " + c);
+        }
+        return null;
+    }
+
+    /** @return whether a field access on {@code owner.fieldName} must go through accessors */
+    ClassInfo redirectTarget(String owner, String fieldName, String descriptor) {
+        if (fieldName.startsWith(Protocol.PREFIX) || ClassFilter.isSystem(owner)) {
+            return null;
+        }
+        ClassInfo declaring = declaringClass(owner, fieldName, descriptor);
+        if (declaring == null || !capability(declaring).isPersistent()) {
+            return null;
+        }
+        return declaring;
+    }
+
+    /** @return what the agent does with a class; computed once */
+    Capability capability(ClassInfo c) {
+        Capability known = c.capability();
+        if (known == null) {
+            known = classify(c, 0);
+            c.capability(known);
+        }
+        return known;
+    }
+
+    private Capability classify(ClassInfo c, int depth) {
+        if (depth > 1000) {
+            throw new UnresolvedTypeException("class hierarchy of " + c + " is circular or too deep");
+        }
+        if (c.jdk) {
+            return Capability.untouched("JDK class");
+        }
+        String rejected = filter.reject(c.name);
+        if (rejected != null) {
+            return Capability.untouched(rejected);
+        }
+        if (c.alreadyRewritten()) {
+            return Capability.alreadyRewritten();
+        }
+        if (c.is(Opcodes.ACC_MODULE)) {
+            return Capability.untouched("module descriptor");
+        }
+        if (c.is(Opcodes.ACC_INTERFACE)) {
+            return Capability.redirectOnly(c.is(Opcodes.ACC_ANNOTATION) ? "annotation" : "interface");
+        }
+        if ("java/lang/Record".equals(c.superName)) {
+            return Capability.redirectOnly("record: the kernel stores it by its canonical constructor");
+        }
+        if ("java/lang/Enum".equals(c.superName)) {
+            return Capability.redirectOnly("enum: the kernel stores it by name");
+        }
+        if (c.superName == null) {
+            return Capability.untouched("java.lang.Object");
+        }
+        ClassInfo superClass = require(c.superName, "the super-class of " + c);
+        Capability superCapability = superClass.capability();
+        if (superCapability == null) {
+            superCapability = classify(superClass, depth + 1);
+            superClass.capability(superCapability);
+        }
+        if (superCapability.isPersistent()) {
+            return checkOwnFields(c, false);
+        }
+        if ("java/lang/Enum".equals(superClass.superName)) {
+            return Capability.redirectOnly("enum constant body: the kernel stores enums by name");
+        }
+        // The first non-rewritten super-class: its state cannot be stored by generated code, so
+        // it (and everything above it) must have none; and the creation proxy calls its
+        // no-argument constructor.
+        for (ClassInfo s = superClass; s != null; s = s.superName == null ? null
+                : require(s.superName, "a super-class of " + c)) {
+            for (ClassInfo.Member f : s.fields) {
+                if (f.isPersistentField()) {
+                    return Capability.redirectOnly("extends " + superClass + ", which is not rewritten ("
+                            + (superCapability.reason == null ? "not rewritable" : superCapability.reason)
+                            + ") and has state the generated codec cannot store (field " + s + "."
+                            + f.name() + "); instances of this class cannot be made persistent");
+                }
+            }
+        }
+        ClassInfo.Member noArg = superClass.method("<init>", "()V");
+        boolean accessible = noArg != null
+                && ((noArg.access() & (Opcodes.ACC_PUBLIC | Opcodes.ACC_PROTECTED)) != 0
+                || ((noArg.access() & Opcodes.ACC_PRIVATE) == 0
+                && superClass.packageName().equals(c.packageName()) && !superClass.jdk));
+        if (!accessible) {
+            return Capability.redirectOnly("extends " + superClass + ", which is not rewritten and has no "
+                    + "no-argument constructor accessible to " + c + " (the creation proxy needs one)");
+        }
+        return checkOwnFields(c, true);
+    }
+
+    private static Capability checkOwnFields(ClassInfo c, boolean topMost) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        for (ClassInfo.Member f : c.fields) {
+            if (!f.isStatic() && !names.add(f.name())) {
+                return Capability.redirectOnly("declares two instance fields named " + f.name()
+                        + " (legal in class files, but the record layout is by name)");
+            }
+        }
+        return Capability.persistent(topMost);
+    }
+
+    /**
+     * The most specific common super-class of two classes, for frame computation, from class
+     * files only. Interfaces merge to {@code java/lang/Object}, as the verifier does.
+     */
+    String commonSuperClass(String a, String b) {
+        if (a.equals(b)) {
+            return a;
+        }
+        ClassInfo ca = require(a, "a stack map frame");
+        ClassInfo cb = require(b, "a stack map frame");
+        if (ca.is(Opcodes.ACC_INTERFACE) || cb.is(Opcodes.ACC_INTERFACE)) {
+            return "java/lang/Object";
+        }
+        java.util.Set<String> supersOfA = new java.util.HashSet<>();
+        for (ClassInfo c = ca; c != null; c = c.superName == null ? null : require(c.superName, "a stack map frame")) {
+            supersOfA.add(c.name);
+        }
+        for (ClassInfo c = cb; c != null; c = c.superName == null ? null : require(c.superName, "a stack map frame")) {
+            if (supersOfA.contains(c.name)) {
+                return c.name;
+            }
+        }
+        return "java/lang/Object";
+    }
+
+    /** @return whether {@code sub} is {@code type} or inherits from it (classes and interfaces) */
+    boolean isSubtype(String sub, String type) {
+        java.util.ArrayDeque<String> todo = new java.util.ArrayDeque<>();
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        todo.add(sub);
+        while (!todo.isEmpty()) {
+            String n = todo.poll();
+            if (n.equals(type)) {
+                return true;
+            }
+            if (!seen.add(n)) {
+                continue;
+            }
+            ClassInfo c = require(n, "checking whether " + sub.replace('/', '.') + " is a " + type.replace('/', '.'));
+            if (c.superName != null) {
+                todo.add(c.superName);
+            }
+            todo.addAll(c.interfaces);
+        }
+        return false;
+    }
+
+    private String describeLoader() {
+        if (bootstrap) {
+            return "the bootstrap class loader";
+        }
+        ClassLoader l = loader.get();
+        return l == null ? "a collected class loader" : "class loader " + l;
+    }
+}

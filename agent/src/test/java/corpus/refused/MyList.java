@@ -1,0 +1,13 @@
+package corpus.refused;
+
+import java.util.ArrayList;
+
+/** Extends a JDK class with state (ArrayList.size): refused. */
+public class MyList extends ArrayList<String> {
+    private static final long serialVersionUID = 1L;
+    int extra = 3;
+
+    public int extra() {
+        return extra;
+    }
+}

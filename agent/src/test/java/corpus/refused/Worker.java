@@ -1,0 +1,6 @@
+package corpus.refused;
+
+/** Extends Thread: refused. */
+public class Worker extends Thread {
+    int jobs;
+}

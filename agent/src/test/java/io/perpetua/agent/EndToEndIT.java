@@ -1,0 +1,325 @@
+package io.perpetua.agent;
+
+import io.perpetua.agent.transform.PerpetuaTransformer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * End to end, in forked JVMs with the real {@code -javaagent:perpetua-agent.jar} (the shaded jar
+ * built in the package phase) and the {@code file:} store: JVM 1 builds a graph and commits;
+ * JVM 2 fetches the root, touches one path, changes it and commits (and only what it touched is
+ * read); JVM 3 sees that change and nothing else. On JDK 17 and on the newest JDK installed,
+ * with perpetua-core only inside the agent jar and also on the application's class path.
+ */
+class EndToEndIT {
+    private static final Path AGENT = Path.of(System.getProperty("perpetua.agentJar", "target/perpetua-agent.jar"));
+    private static final Path JDK17 = Path.of(System.getProperty("java.home"));
+    private static final Path NEWEST = Path.of(System.getProperty("perpetua.newestJdk",
+            "/usr/lib/jvm/temurin-25-jdk-amd64"));
+
+    private record Run(int exit, String out, String err) {
+        @Override
+        public String toString() {
+            return "exit " + exit + "\n--- stdout\n" + out + "\n--- stderr\n" + err;
+        }
+    }
+
+    private static String jarOnTestClassPath(String fragment) {
+        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
+            if (entry.contains(fragment)) {
+                return entry;
+            }
+        }
+        throw new AssertionError("no " + fragment + " on the test class path");
+    }
+
+    private static String testClasses() throws Exception {
+        return Path.of(EndToEndIT.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+    }
+
+    private static String appClassPath(boolean coreToo) throws Exception {
+        List<String> cp = new ArrayList<>(List.of(testClasses(), jarOnTestClassPath("perpetua-store-file"),
+                jarOnTestClassPath("commons-lang-2.6")));
+        if (coreToo) {
+            cp.add(0, jarOnTestClassPath("perpetua-core"));
+        }
+        return String.join(File.pathSeparator, cp);
+    }
+
+    private static Run java(Path jdk, List<String> jvmArgs, String classPath, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(jdk.resolve("bin/java").toString());
+        cmd.add("-Xshare:auto");
+        cmd.addAll(jvmArgs);
+        cmd.add("-cp");
+        cmd.add(classPath);
+        cmd.addAll(Arrays.asList(args));
+        Path out = Files.createTempFile("e2e", ".out");
+        Path err = Files.createTempFile("e2e", ".err");
+        try {
+            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            if (!p.waitFor(180, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new AssertionError("timed out: " + cmd);
+            }
+            return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    private static String agent(String options) {
+        return "-javaagent:" + AGENT + (options.isEmpty() ? "" : "=" + options);
+    }
+
+    static Stream<Arguments> jdksAndClassPaths() {
+        return Stream.of(Arguments.of("17", false), Arguments.of("17", true), Arguments.of("newest", false),
+                Arguments.of("newest", true));
+    }
+
+    @ParameterizedTest(name = "JDK {0}, perpetua-core also on the class path: {1}")
+    @MethodSource("jdksAndClassPaths")
+    void threeJvmsBuildTouchAndSeeExactlyTheChange(String jdkName, boolean coreOnClassPath, @TempDir Path dir)
+            throws Exception {
+        Path jdk = jdkName.equals("17") ? JDK17 : NEWEST;
+        assumeTrue(Files.isExecutable(jdk.resolve("bin/java")), "no JDK at " + jdk);
+        String cp = appClassPath(coreOnClassPath);
+        String store = "file:" + dir.resolve("store");
+
+        Run build = java(jdk, List.of(agent("failFast")), cp, "e2eapp.App", "build", store);
+        assertEquals(0, build.exit, build::toString);
+        assertTrue(build.out.startsWith("rewritten=true\n"), build::toString);
+        assertFalse(build.err.contains("FAILED"), build::toString);
+        String before = build.out.substring("rewritten=true\n".length());
+
+        Run touch = java(jdk, List.of(agent("failFast")), cp, "e2eapp.App", "touch", store);
+        assertEquals(0, touch.exit, touch::toString);
+        assertTrue(touch.out.contains("fetchType=e2eapp.Company\n"), touch::toString);
+        assertTrue(touch.out.contains("objects=124\n"), touch::toString);
+        // Read: the company, its depts array, dept3, dept3's staff array, the employee, the counter;
+        // not one of the other 118 objects.
+        long read = value(touch.out, "readByFetch") + value(touch.out, "readByTouch");
+        assertEquals(6, read, touch::toString);
+        assertTrue(touch.out.contains("changed=dept3-e2 salary=1520 manager=dept3-e0"), touch::toString);
+
+        Run dump = java(jdk, List.of(agent("failFast")), cp, "e2eapp.App", "dump", store);
+        assertEquals(0, dump.exit, dump::toString);
+        String expected = before
+                .replace("company acme counter=0", "company acme counter=1")
+                .replace("dept3-e2 salary=1020", "dept3-e2 salary=1520");
+        assertFalse(expected.equals(before));
+        assertEquals(expected, dump.out);
+    }
+
+    private static long value(String out, String key) {
+        for (String line : out.split("\n")) {
+            if (line.startsWith(key + "=")) {
+                return Long.parseLong(line.substring(key.length() + 1).trim());
+            }
+        }
+        throw new AssertionError("no " + key + " in " + out);
+    }
+
+    /** persist(String) and the typed static fetch(String), called from code compiled against rewritten classes. */
+    @Test
+    void typedPersistAndFetchFromCodeCompiledAgainstRewrittenClasses(@TempDir Path dir) throws Exception {
+        String cp = appClassPath(false);
+        String store = "file:" + dir.resolve("store");
+        Path dump = dir.resolve("dump");
+        Run build = java(JDK17, List.of(agent("dump=" + dump)), cp, "e2eapp.App", "build", store);
+        assertEquals(0, build.exit, build::toString);
+        assertTrue(Files.exists(dump.resolve("e2eapp/Company.class")), "dumped");
+
+        Path src = dir.resolve("src/typed/Typed.java");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, """
+                package typed;
+                import e2eapp.Company;
+                import io.perpetua.PersistentStore;
+                public class Typed {
+                    public static void main(String[] args) {
+                        try (PersistentStore store = PersistentStore.open(args[0])) {
+                            store.beginTransaction();
+                            Company c = Company.fetch("acme");   // static, returns Company: no cast
+                            c.persist("again");                  // instance, added by the agent
+                            store.commitTransaction();
+                            System.out.println("names=" + store.names());
+                            System.out.println("same=" + (Company.fetch("again") == c));
+                        }
+                    }
+                }
+                """);
+        Path classes = dir.resolve("classes");
+        Run javac = javac(JDK17, "17", dump + File.pathSeparator + AGENT, classes, src);
+        assertEquals(0, javac.exit, javac::toString);
+        Run typed = java(JDK17, List.of(agent("failFast")), classes + File.pathSeparator + cp, "typed.Typed", store);
+        assertEquals(0, typed.exit, typed::toString);
+        assertTrue(typed.out.contains("names=[acme, again]") || typed.out.contains("names=[again, acme]"), typed::toString);
+        assertTrue(typed.out.contains("same=true"), typed::toString);
+    }
+
+    private static Run javac(Path jdk, String release, String classPath, Path out, Path... sources) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(jdk.resolve("bin/javac").toString(), "--release", release,
+                "-cp", classPath, "-d", out.toString()));
+        for (Path s : sources) {
+            cmd.add(s.toString());
+        }
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        p.waitFor(120, TimeUnit.SECONDS);
+        return new Run(p.exitValue(), output, "");
+    }
+
+    /** Class files of the newest JDK's own version, rewritten and persisted across two JVMs of that JDK. */
+    @Test
+    void classFilesOfTheNewestJdkVersion(@TempDir Path dir) throws Exception {
+        assumeTrue(Files.isExecutable(NEWEST.resolve("bin/javac")), "no JDK at " + NEWEST);
+        Path src = dir.resolve("src/latest/Latest.java");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, """
+                package latest;
+                import io.perpetua.PersistentStore;
+                public class Latest {
+                    String word;
+                    int n;
+                    Latest next;
+                    public static void main(String[] args) {
+                        try (PersistentStore store = PersistentStore.open(args[1])) {
+                            if (args[0].equals("build")) {
+                                store.beginTransaction();
+                                Latest l = new Latest();
+                                l.word = "w";
+                                l.n = 25;
+                                l.next = new Latest();
+                                l.next.n = 26;
+                                store.persist(l, "l");
+                                store.commitTransaction();
+                            } else {
+                                Latest l = store.fetch("l", Latest.class);
+                                System.out.println(l.word + l.n + "/" + l.next.n);
+                            }
+                        }
+                    }
+                }
+                """);
+        Path classes = dir.resolve("classes");
+        String release = newestRelease();
+        Run javac = javac(NEWEST, release, AGENT.toString(), classes, src);
+        assertEquals(0, javac.exit, javac::toString);
+        byte[] bytes = Files.readAllBytes(classes.resolve("latest/Latest.class"));
+        assertEquals(Integer.parseInt(release) + 44, ((bytes[6] & 0xff) << 8) | (bytes[7] & 0xff));
+        String cp = classes + File.pathSeparator + jarOnTestClassPath("perpetua-store-file");
+        String store = "file:" + dir.resolve("store");
+        Run build = java(NEWEST, List.of(agent("failFast,verbose")), cp, "latest.Latest", "build", store);
+        assertEquals(0, build.exit, build::toString);
+        assertTrue(build.err.contains("rewritten latest.Latest: persistent-capable"), build::toString);
+        Run read = java(NEWEST, List.of(agent("failFast")), cp, "latest.Latest", "read", store);
+        assertEquals(0, read.exit, read::toString);
+        assertEquals("w25/26\n", read.out);
+    }
+
+    private static String newestRelease() throws Exception {
+        Run v = java(NEWEST, List.of(), ".", "-version");
+        String text = v.err;
+        int q = text.indexOf('"');
+        String version = text.substring(q + 1, text.indexOf('"', q + 1));
+        return version.split("[.\\-+]")[0];
+    }
+
+    /** A class loaded before the agent started is reported at once, and persisting it fails clearly. */
+    @Test
+    void classesLoadedBeforeTheAgentAreReportedAndCannotSilentlyPersist(@TempDir Path dir) throws Exception {
+        Path earlyJar = dir.resolve("early-agent.jar");
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().putValue("Premain-Class", "e2eapp.early.EarlyAgent");
+        try (JarOutputStream jar = new JarOutputStream(Files.newOutputStream(earlyJar), manifest)) {
+            jar.flush();
+        }
+        Run run = java(JDK17, List.of("-javaagent:" + earlyJar, agent("")), appClassPath(false),
+                "e2eapp.early.EarlyMain", "file:" + dir.resolve("store"));
+        assertEquals(0, run.exit, run::toString);
+        assertTrue(run.err.contains("[perpetua] WARNING e2eapp.early.Early: was loaded before the Perpetua agent started"),
+                run::toString);
+        assertTrue(run.out.startsWith("refused: "), run::toString);
+        assertTrue(run.out.contains("e2eapp.early.Early") && run.out.contains("not rewritten"), run::toString);
+    }
+
+    /** A class that cannot be rewritten is reported; with failFast the program stops before main. */
+    @Test
+    void failuresAreReportedAndFailFastStopsTheProgram(@TempDir Path dir) throws Exception {
+        Path classes = dir.resolve("classes");
+        Files.createDirectories(classes.resolve("big"));
+        Files.write(classes.resolve("big/TooBig.class"), tooBigClass());
+        Run lenient = java(JDK17, List.of(agent("")), classes.toString(), "big.TooBig");
+        assertEquals(0, lenient.exit, lenient::toString);
+        assertEquals("main ran\n", lenient.out);
+        assertTrue(lenient.err.contains("[perpetua] FAILED big.TooBig"), lenient::toString);
+        assertTrue(lenient.err.contains("MethodTooLargeException"), lenient::toString);
+
+        Run strict = java(JDK17, List.of(agent("failFast")), classes.toString(), "big.TooBig");
+        assertEquals(PerpetuaTransformer.FAIL_FAST_EXIT_STATUS, strict.exit, strict::toString);
+        assertEquals("", strict.out);
+        assertTrue(strict.err.contains("[perpetua] FAILED big.TooBig"), strict::toString);
+    }
+
+    /** A class with main and an instance method that the residency check pushes over 64 KB. */
+    private static byte[] tooBigClass() {
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, "big/TooBig", null, "java/lang/Object", null);
+        cw.visitField(0, "x", "I", null, null).visitEnd();
+        MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
+        init.visitCode();
+        init.visitVarInsn(Opcodes.ALOAD, 0);
+        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+        init.visitInsn(Opcodes.RETURN);
+        init.visitMaxs(0, 0);
+        init.visitEnd();
+        MethodVisitor big = cw.visitMethod(Opcodes.ACC_PUBLIC, "sum", "()I", null, null);
+        big.visitCode();
+        big.visitInsn(Opcodes.ICONST_0);
+        for (int i = 0; i < 13_106; i++) {
+            big.visitVarInsn(Opcodes.ALOAD, 1 - 1);
+            big.visitFieldInsn(Opcodes.GETFIELD, "big/TooBig", "x", "I");
+            big.visitInsn(Opcodes.IADD);
+        }
+        big.visitInsn(Opcodes.IRETURN);
+        big.visitMaxs(0, 0);
+        big.visitEnd();
+        MethodVisitor main = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "main", "([Ljava/lang/String;)V",
+                null, null);
+        main.visitCode();
+        main.visitFieldInsn(Opcodes.GETSTATIC, "java/lang/System", "out", "Ljava/io/PrintStream;");
+        main.visitLdcInsn("main ran");
+        main.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/io/PrintStream", "println", "(Ljava/lang/String;)V", false);
+        main.visitInsn(Opcodes.RETURN);
+        main.visitMaxs(0, 0);
+        main.visitEnd();
+        cw.visitEnd();
+        return cw.toByteArray();
+    }
+}

@@ -1,0 +1,244 @@
+package io.perpetua.agent.transform;
+
+import io.perpetua.runtime.ObjectState;
+import io.perpetua.runtime.Persistent;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.MethodTooLargeException;
+
+import javax.tools.JavaCompiler;
+import javax.tools.ToolProvider;
+import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Class shapes that need special handling: JDK super-classes, class file versions, size limits. */
+class ClassShapesTest {
+
+    @Test
+    void jdkSuperClassesWithStateAreRefusedWithTheReasonStatelessOnesAreHandled() {
+        RewritingClassLoader loader = new RewritingClassLoader("corpus.");
+        for (String name : List.of("corpus.refused.MyList", "corpus.refused.Worker", "corpus.refused.SubList",
+                "corpus.refused.Fixed")) {
+            loader.load(name);
+        }
+        String events = String.join("\n", loader.events.skipped) + "\n" + String.join("\n", loader.events.rewritten);
+        assertTrue(events.contains("corpus.refused.MyList: extends java.util.ArrayList, which is not rewritten (JDK class)"
+                + " and has state the generated codec cannot store (field java.util.ArrayList.size)"), events);
+        assertTrue(events.contains("corpus.refused.Worker: extends java.lang.Thread"), events);
+        assertTrue(events.contains("corpus.refused.SubList: extends corpus.refused.MyList, which is not rewritten"
+                + " (extends java.util.ArrayList"), events);
+        assertFalse(Persistent.class.isAssignableFrom(loader.load("corpus.refused.MyList")));
+        assertFalse(Persistent.class.isAssignableFrom(loader.load("corpus.refused.SubList")));
+        assertEquals(List.of(), loader.events.failed);
+
+        Class<?> fixed = loader.load("corpus.refused.Fixed");
+        assertTrue(Persistent.class.isAssignableFrom(fixed));
+        Object list = Reflect.make(fixed, (Object) new String[] {"a", "b"});
+        MiniStore store = new MiniStore();
+        Object hollow = store.fetch(store.save(list));
+        assertEquals(List.of("a", "b"), hollow);
+        assertEquals("", loader.verifyAll());
+    }
+
+    @Test
+    void ownPersistAndFetchMethodsAreKept() throws Exception {
+        RewritingClassLoader loader = new RewritingClassLoader("corpus.");
+        Class<?> c = loader.load("corpus.refused.OwnPersist");
+        Object o = Reflect.make(c);
+        assertEquals("own n", c.getMethod("persist", String.class).invoke(o, "n"));
+        assertEquals("own fetch n", c.getMethod("fetch", String.class).invoke(null, "n"));
+        assertNotNull(c.getMethod("persist")); // the no-argument one is still added
+        assertTrue(loader.events.rewritten.get(0).contains("persist(Ljava/lang/String;) not added"),
+                loader.events.rewritten::toString);
+    }
+
+    @Test
+    void rewritingIsIdempotent() throws Exception {
+        RewritingClassLoader loader = new RewritingClassLoader("corpus.");
+        loader.load("corpus.shapes.Square");
+        byte[] once = loader.defined.get("corpus.shapes.Square");
+        ClassRewriter rewriter = new ClassRewriter(ClassFilter.everything());
+        ClassRewriter.Result again = rewriter.rewrite(
+                TypeResolver.unshared(getClass().getClassLoader(), ClassFilter.everything()), "corpus/shapes/Square", once);
+        assertEquals(ClassRewriter.Outcome.UNCHANGED, again.outcome());
+        assertEquals("already rewritten", again.detail());
+    }
+
+    @Test
+    void aClassFileTooNewForAsmIsReportedLoudly() throws Exception {
+        byte[] bytes = resource("corpus/graph/Part.class");
+        bytes[6] = 0;
+        bytes[7] = (byte) (ClassRewriter.NEWEST_CLASS_FILE_VERSION + 1);
+        RewritingClassLoader.Events events = new RewritingClassLoader.Events();
+        PerpetuaTransformer transformer = new PerpetuaTransformer(new ClassRewriter(ClassFilter.everything()), events,
+                false, null);
+        assertNull(transformer.transform(getClass().getClassLoader(), "corpus/graph/Part", null, null, bytes));
+        assertEquals(1, events.failed.size());
+        assertTrue(events.failed.get(0).contains("class file version " + (ClassRewriter.NEWEST_CLASS_FILE_VERSION + 1)
+                + " (Java " + (ClassRewriter.NEWEST_CLASS_FILE_VERSION - 43) + ") is newer than"), events.failed::toString);
+    }
+
+    /** Methods near the 64 KB limit are rewritten; one pushed over it by the entry check fails loudly. */
+    @Test
+    void methodsNearTheCodeSizeLimit() {
+        RewritingClassLoader loader = new RewritingClassLoader("corpus.");
+        loader.add("corpus.graph.Big", bigClass("corpus/graph/Big", 12_900, true));
+        loader.add("corpus.graph.Bigger", bigClass("corpus/graph/Bigger", 13_106, false));
+        Object part = Reflect.make(loader.load("corpus.graph.Part"), 2, "t", 1);
+        assertEquals(2 * 12_900, Reflect.call(loader.load("corpus.graph.Big"), "sum", part));
+        MiniStore store = new MiniStore();
+        Object hollow = store.fetch(store.save(part));
+        assertEquals(2 * 12_900, Reflect.call(loader.load("corpus.graph.Big"), "sum", hollow));
+        assertEquals(List.of(), loader.events.failed);
+
+        loader.load("corpus.graph.Bigger"); // left as it was, reported
+        assertEquals(1, loader.events.failed.size(), loader.events.failed::toString);
+        assertInstanceOf(RewriteException.class, loader.events.failures.get(0));
+        assertInstanceOf(MethodTooLargeException.class, loader.events.failures.get(0).getCause());
+    }
+
+    /** A class whose one method reads {@code p.id} n times (5 bytes each). */
+    private static byte[] bigClass(String name, int n, boolean isStatic) {
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, "java/lang/Object", null);
+        MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
+        init.visitCode();
+        init.visitVarInsn(Opcodes.ALOAD, 0);
+        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+        init.visitInsn(Opcodes.RETURN);
+        init.visitMaxs(0, 0);
+        init.visitEnd();
+        MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | (isStatic ? Opcodes.ACC_STATIC : 0), "sum",
+                "(Lcorpus/graph/Part;)I", null, null);
+        mv.visitCode();
+        int p = isStatic ? 0 : 1;
+        mv.visitInsn(Opcodes.ICONST_0);
+        for (int i = 0; i < n; i++) {
+            mv.visitVarInsn(Opcodes.ALOAD, p);
+            mv.visitFieldInsn(Opcodes.GETFIELD, "corpus/graph/Part", "id", "I");
+            mv.visitInsn(Opcodes.IADD);
+        }
+        mv.visitInsn(Opcodes.IRETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        cw.visitEnd();
+        return cw.toByteArray();
+    }
+
+    private static final String JAVA8_SOURCE = """
+            package mv;
+            public class Outer8 {
+                private int secret = 3;
+                private String word = "w";
+                public class Inner {
+                    public int peek() { return secret; }
+                    public void poke(int v) { secret = v; }
+                }
+                public static String run() {
+                    Outer8 o = new Outer8();
+                    Inner i = o.new Inner();
+                    i.poke(i.peek() + 4);
+                    String s = o.word;
+                    switch (s) {
+                        case "w": o.secret++; break;
+                        default: o.secret--;
+                    }
+                    try {
+                        return "secret=" + o.secret;
+                    } finally {
+                        o.word = "done";
+                    }
+                }
+            }
+            """;
+
+    /**
+     * The same source compiled for several class file versions (javac of the running JDK): Java 8
+     * output reaches private fields through synthetic {@code access$NNN} methods, Java 11 and
+     * later through nestmate access; both are redirected.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {8, 11, 17})
+    void classFilesOfEveryVersionAreRewritten(int release, @TempDir Path dir) throws Exception {
+        Path src = dir.resolve("mv/Outer8.java");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, JAVA8_SOURCE);
+        JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc = javac.run(null, null, err, "--release", Integer.toString(release), "-nowarn", "-d",
+                dir.toString(), src.toString());
+        assertEquals(0, rc, err::toString);
+        try (URLClassLoader parent = new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
+            RewritingClassLoader loader = new RewritingClassLoader(parent, ClassFilter.everything(), "mv.");
+            Class<?> outer = loader.load("mv.Outer8");
+            assertEquals("secret=8", Reflect.call(outer, "run"));
+            assertEquals(List.of(), loader.events.failed);
+            assertEquals("", loader.verifyAll());
+
+            Object o = Reflect.make(outer);
+            MiniStore store = new MiniStore();
+            Object hollow = store.fetch(store.save(o));
+            Object inner = loader.load("mv.Outer8$Inner").getDeclaredConstructor(outer).newInstance(hollow);
+            assertEquals(3, Reflect.call(inner, "peek"));
+            assertEquals(ObjectState.CLEAN, ((Persistent) hollow).$perpetua$state());
+            Reflect.call(inner, "poke", 9);
+            assertEquals(ObjectState.DIRTY, ((Persistent) hollow).$perpetua$state());
+        }
+    }
+
+    /**
+     * Classes of an unmodified third-party jar from Maven Central, compiled for Java 1.3 (class
+     * file version 47): upgraded to version 51 with computed frames, persistent-capable.
+     */
+    @Test
+    void oldThirdPartyClassFilesAreUpgradedAndRewritten() throws Exception {
+        RewritingClassLoader loader = new RewritingClassLoader("org.apache.commons.lang.");
+        Class<?> mutableInt = loader.load("org.apache.commons.lang.mutable.MutableInt");
+        assertTrue(Persistent.class.isAssignableFrom(mutableInt)); // extends Number: no state
+        Object seven = Reflect.make(mutableInt, 7);
+        Reflect.call(seven, "add", 5);
+        MiniStore store = new MiniStore();
+        Object hollow = store.fetch(store.save(seven));
+        assertEquals(12, Reflect.call(hollow, "intValue"));
+        assertEquals(seven, hollow); // MutableInt.equals reads the other's field
+        assertEquals(List.of(), loader.events.failed);
+        assertEquals("", loader.verifyAll());
+        assertTrue(loader.events.rewritten.stream().anyMatch(r -> r.contains("upgraded from version 47 to 51")),
+                loader.events.rewritten::toString);
+    }
+
+    private static byte[] resource(String name) throws Exception {
+        try (InputStream in = ClassShapesTest.class.getClassLoader().getResourceAsStream(name)) {
+            return in.readAllBytes();
+        }
+    }
+
+    @Test
+    void unresolvableTypesFailTheClassInsteadOfGuessing() {
+        ClassWriter cw = new ClassWriter(0);
+        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC, "corpus/Orphan", null, "corpus/DoesNotExist", null);
+        cw.visitEnd();
+        ClassRewriter rewriter = new ClassRewriter(ClassFilter.everything());
+        RewriteException e = assertThrows(RewriteException.class,
+                () -> rewriter.rewrite(getClass().getClassLoader(), "corpus/Orphan", cw.toByteArray()));
+        assertTrue(e.getMessage().contains("cannot find the class file of corpus.DoesNotExist"), e::getMessage);
+    }
+}
