@@ -1,0 +1,60 @@
+package io.perpetua.store.rocksdb;
+
+import io.perpetua.PersistentStore;
+import io.perpetua.StoreLockedException;
+import io.perpetua.StoreStatistics;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The public API on the embedded default: {@code PersistentStore.open(path)} is this backend. */
+class PersistentStoreOnRocksDbTest {
+
+    @Test
+    void aBarePathOpensARocksDbStoreThatKeepsObjectsAcrossReopen(@TempDir Path tmp) {
+        Path dir = tmp.resolve("shop.db");
+        try (PersistentStore store = PersistentStore.open(dir)) {
+            assertEquals("rocksdb:" + dir.toAbsolutePath(), store.location());
+            store.inTransaction(() -> {
+                List<String> orders = new ArrayList<>(List.of("tea", "coffee"));
+                Map<String, Integer> stock = new TreeMap<>(Map.of("tea", 3, "coffee", 5));
+                store.persist(orders, "orders");
+                store.persist(stock, "stock");
+            });
+        }
+        try (PersistentStore store = PersistentStore.open(dir.toString())) {
+            @SuppressWarnings("unchecked")
+            List<String> orders = store.fetch("orders", List.class);
+            assertEquals(List.of("tea", "coffee"), orders);
+            assertEquals(Map.of("tea", 3, "coffee", 5), store.fetch("stock", Map.class));
+            assertEquals(List.of("orders", "stock"), store.names());
+            // Statistics for users, through the public API.
+            StoreStatistics statistics = store.statistics();
+            assertEquals(2, statistics.names());
+            assertTrue(statistics.objects() >= 2, statistics.toString());
+            assertTrue(statistics.bytesOnDisk() > 0, statistics.toString());
+            // A second open of the same store is refused with a clear error.
+            StoreLockedException locked = assertThrows(StoreLockedException.class, () -> PersistentStore.open(dir));
+            assertTrue(locked.getMessage().contains("locked"), locked.getMessage());
+        }
+        try (PersistentStore store = PersistentStore.open("rocksdb:" + dir.toUri().getRawPath() + "?sync=false")) {
+            store.inTransaction(() -> {
+                @SuppressWarnings("unchecked")
+                List<String> orders = store.fetch("orders", List.class);
+                orders.add("cocoa");
+            });
+        }
+        try (PersistentStore store = PersistentStore.open(dir)) {
+            assertEquals(List.of("tea", "coffee", "cocoa"), store.fetch("orders", List.class));
+        }
+    }
+}
