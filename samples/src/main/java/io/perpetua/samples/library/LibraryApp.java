@@ -1,0 +1,40 @@
+package io.perpetua.samples.library;
+
+import io.perpetua.PersistentStore;
+
+/**
+ * The Maven-dependency style: plain {@code javac} code against Perpetua's API, on the pure-Java
+ * file store. {@code store.fetch(name, Type.class)} is typed; {@code inTransaction} commits,
+ * or aborts if the block throws.
+ *
+ * <pre>
+ * java -javaagent:perpetua-agent.jar -cp ... io.perpetua.samples.library.LibraryApp lib.db add "Dune" "Herbert"
+ * java -javaagent:perpetua-agent.jar -cp ... io.perpetua.samples.library.LibraryApp lib.db lend "Dune" ana
+ * java -javaagent:perpetua-agent.jar -cp ... io.perpetua.samples.library.LibraryApp lib.db list
+ * </pre>
+ */
+public final class LibraryApp {
+    private LibraryApp() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length < 2) {
+            System.err.println("usage: LibraryApp <store directory> add <title> <author> | lend <title> <reader> | list");
+            System.exit(2);
+        }
+        try (PersistentStore store = PersistentStore.open("file:" + java.nio.file.Path.of(args[0]).toAbsolutePath())) {
+            store.inTransaction(() -> {
+                if (!store.isBound("library")) {
+                    store.persist(new Library(), "library");
+                }
+                Library library = store.fetch("library", Library.class);
+                switch (args[1]) {
+                    case "add" -> library.add(new Book(args[2], args[3]));
+                    case "lend" -> library.find(args[2]).lendTo(args[3]);
+                    case "list" -> library.books().forEach(System.out::println);
+                    default -> throw new IllegalArgumentException("unknown command " + args[1]);
+                }
+            });
+        }
+    }
+}
