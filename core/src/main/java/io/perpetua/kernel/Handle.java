@@ -22,6 +22,13 @@ final class Handle extends ObjectHandle {
     byte[] snapshot;
     /** For containers: the descriptor the container was read or last written with. */
     ClassDescriptor descriptor;
+    /**
+     * For arrays: a shallow copy of the contents as last read or committed. Arrays cannot note
+     * their own changes, so a commit compares each resident array with this copy (a tight loop,
+     * no encoding) and encodes only those that differ. The copy references only what the array
+     * itself references, so it keeps nothing alive.
+     */
+    Object shallowCopy;
 
     Handle(Kernel kernel, Object referent, long id, boolean container, ReferenceQueue<Object> queue) {
         super(referent, id, queue);

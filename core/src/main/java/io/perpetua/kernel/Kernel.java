@@ -270,7 +270,7 @@ public final class Kernel implements PersistentStore {
     /** Puts back the committed contents of a container changed in place. */
     private void restoreContainer(Handle h) {
         Object c = h.get();
-        if (c == null || h.snapshot == null || !Containers.mutable(h.descriptor.kind) || untouched(c)) {
+        if (c == null || h.snapshot == null || !Containers.mutable(h.descriptor.kind) || unchanged(c, h)) {
             return;
         }
         if (!changed(c, h)) {
@@ -282,11 +282,76 @@ public final class Kernel implements PersistentStore {
         Object copy = new RecordDecoder(classes, resolve).reset(in, where(h.id())).container(d, x -> { });
         RecordDecoder.restoreInto(c, copy);
         untouch(c);
+        copyArray(h, c);
+    }
+
+    /** @return true for an array equal, element by element (by identity), to its shallow copy */
+    private static boolean sameAsCopy(Object array, Object copy) {
+        if (copy == null) {
+            return false;
+        }
+        if (array instanceof Object[] a) {
+            Object[] b = (Object[]) copy;
+            if (a.length != b.length) {
+                return false;
+            }
+            for (int i = 0; i < a.length; i++) {
+                if (a[i] != b[i]) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (array instanceof int[] a) {
+            return Arrays.equals(a, (int[]) copy);
+        } else if (array instanceof long[] a) {
+            return Arrays.equals(a, (long[]) copy);
+        } else if (array instanceof byte[] a) {
+            return Arrays.equals(a, (byte[]) copy);
+        } else if (array instanceof char[] a) {
+            return Arrays.equals(a, (char[]) copy);
+        } else if (array instanceof short[] a) {
+            return Arrays.equals(a, (short[]) copy);
+        } else if (array instanceof boolean[] a) {
+            return Arrays.equals(a, (boolean[]) copy);
+        } else if (array instanceof float[] a) {
+            float[] b = (float[]) copy; // raw bits, like the encoding (Arrays.equals folds NaNs)
+            for (int i = 0; i < a.length; i++) {
+                if (Float.floatToRawIntBits(a[i]) != Float.floatToRawIntBits(b[i])) {
+                    return false;
+                }
+            }
+            return true;
+        } else if (array instanceof double[] a) {
+            double[] b = (double[]) copy;
+            for (int i = 0; i < a.length; i++) {
+                if (Double.doubleToRawLongBits(a[i]) != Double.doubleToRawLongBits(b[i])) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** Remembers what an array holds now, for {@link #sameAsCopy}. */
+    private static void copyArray(Handle h, Object array) {
+        if (array.getClass().isArray()) {
+            int n = java.lang.reflect.Array.getLength(array);
+            Object copy = java.lang.reflect.Array.newInstance(array.getClass().getComponentType(), n);
+            System.arraycopy(array, 0, copy, 0, n);
+            h.shallowCopy = copy;
+        }
     }
 
     /** @return true for a tracked container that no call could have changed since it was last saved */
     private static boolean untouched(Object container) {
         return container instanceof Tracked t && !t.$perpetua$touched();
+    }
+
+    /** @return true if a committed container certainly equals its stored form, without encoding it */
+    private static boolean unchanged(Object container, Handle h) {
+        return untouched(container) || (container.getClass().isArray() && sameAsCopy(container, h.shallowCopy));
     }
 
     private static void untouch(Object container) {
@@ -660,6 +725,7 @@ public final class Kernel implements PersistentStore {
             h.descriptor = d;
             h.snapshot = record;
             untouch(c); // filling it touched it
+            copyArray(h, c);
             return c;
         } catch (ByteIn.MalformedRecord m) {
             throw new CorruptStoreException(where, m.getMessage(), null);
@@ -714,7 +780,7 @@ public final class Kernel implements PersistentStore {
             }
             for (Handle h : table.liveContainers()) {
                 Object c = h.get();
-                if (c != null && h.snapshot != null && Containers.mutable(h.descriptor.kind) && !untouched(c)) {
+                if (c != null && h.snapshot != null && Containers.mutable(h.descriptor.kind) && !unchanged(c, h)) {
                     enqueue(c, PathNode.root(c.getClass().getName() + "#" + h.id()));
                 }
             }
@@ -812,6 +878,10 @@ public final class Kernel implements PersistentStore {
             }
             for (Object c : compared) {
                 untouch(c);
+                Handle h = table.container(c);
+                if (h != null) {
+                    copyArray(h, c);
+                }
             }
             pending.clear();
             boundInTransaction.clear();

@@ -51,6 +51,31 @@ class InPlaceChangesTest {
     }
 
     @Test
+    void replacingAnElementOfALoadedObjectArrayIsSaved() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("n");
+                n.any(new Node[] {new Node("first"), new Node("second")});
+                store.persist(n, "n");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node[] nodes = (Node[]) store.fetch("n", Node.class).any();
+            store.inTransaction(() -> store.fetch("n", Node.class).value(1));
+            long written = store.statistics().recordsWritten();
+            assertEquals(1, written, "an untouched array is not rewritten");
+            store.inTransaction(() -> nodes[1] = new Node("replaced"));
+            assertEquals(written + 2, store.statistics().recordsWritten(), "the array and the new node");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node[] nodes = (Node[]) store.fetch("n", Node.class).any();
+            assertEquals("first", nodes[0].name());
+            assertEquals("replaced", nodes[1].name());
+        }
+    }
+
+    @Test
     void unchangedContainersAreNotRewritten() {
         String uri = TestStores.newUri();
         try (PersistentStore store = TestStores.open(uri)) {
