@@ -1,0 +1,24 @@
+package io.perpetua.benchmarks.jmh;
+
+/**
+ * The work one benchmark measures, implemented once (in {@code model}) and loaded twice: plain,
+ * and rewritten by the agent's pipeline in a child class loader. This interface is loaded once,
+ * by the parent, so the benchmark calls both the same way.
+ */
+public interface Workload {
+
+    /** Sums one int field of each of {@code n} objects (reads from another class: the getter path). */
+    long readFields();
+
+    /** Writes one int field of each of {@code n} objects (the setter path). */
+    void writeFields(int value);
+
+    /** OO1 traversal: 7 hops from a root part, 3,280 visits; returns a digest of the visited parts. */
+    long traverse(int root);
+
+    /**
+     * @return every object the workload holds, so the benchmark can put rewritten ones into the
+     *         state a resident committed object has
+     */
+    Object[] objects();
+}
