@@ -29,6 +29,14 @@ final class Handle extends ObjectHandle {
      * itself references, so it keeps nothing alive.
      */
     Object shallowCopy;
+    /**
+     * For containers: true while the container is embedded in the record of the one object
+     * that refers to it ({@link #ownerId}) rather than stored as a record of its own. A second
+     * referrer promotes it to a record of its own.
+     */
+    boolean embedded;
+    /** For embedded containers: the id of the object whose record holds it. */
+    long ownerId;
 
     Handle(Kernel kernel, Object referent, long id, boolean container, ReferenceQueue<Object> queue) {
         super(referent, id, queue);

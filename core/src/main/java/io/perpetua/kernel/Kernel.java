@@ -62,6 +62,8 @@ public final class Kernel implements PersistentStore {
     /** Ids of immutable containers being decoded, to catch a cycle that cannot be rebuilt. */
     private final Set<Long> decoding = new HashSet<>();
     private final RecordDecoder.Resolve resolve = new Resolver();
+    /** The id of the object being filled: the owner of the containers embedded in its record. */
+    private long filling;
     private boolean transaction;
     private boolean closed;
     private long nextId;
@@ -379,12 +381,13 @@ public final class Kernel implements PersistentStore {
             }
 
             @Override
-            public long container(Object container, Kind kind, PathNode parent, String field, int index) {
+            public long container(Object container, Kind kind, PathNode parent, String field, int index,
+                                  boolean direct) {
                 Handle ch = table.container(container);
                 if (ch == null) {
                     throw new Changed();
                 }
-                return ch.id();
+                return ch.id() << 1;
             }
         });
         try {
@@ -666,6 +669,8 @@ public final class Kernel implements PersistentStore {
 
     private void fill(Persistent p, long id, byte[] record) {
         String where = where(id);
+        long outer = filling;
+        filling = id;
         try {
             ByteIn in = new ByteIn(record);
             ClassDescriptor stored = classes.byId(in.readVarInt(), where);
@@ -687,6 +692,8 @@ public final class Kernel implements PersistentStore {
         } catch (ClassCastException e) {
             throw new IncompatibleClassChangeException(p.getClass().getName(), null,
                     "a stored value no longer fits the type of its field (" + e.getMessage() + ")", e);
+        } finally {
+            filling = outer;
         }
     }
 
@@ -747,6 +754,31 @@ public final class Kernel implements PersistentStore {
             Object o = table.object(id);
             return o != null ? o : decodeContainer(id, read(id));
         }
+
+        @Override
+        public Object embedded(long id, RecordDecoder decoder) {
+            ByteIn in = decoder.in();
+            int start = in.position();
+            ClassDescriptor d = classes.byId(in.readVarInt(), where(id));
+            if (!d.kind.hasRecords() || d.kind == Kind.OBJECT) {
+                throw new ByteIn.MalformedRecord("an embedded container is of " + d + ", not a container");
+            }
+            Object resident = table.object(id);
+            if (resident != null) {
+                decoder.container(d, x -> { }); // read past the bytes: the resident container wins
+                return resident;
+            }
+            Handle[] registered = new Handle[1];
+            Object c = decoder.container(d, early -> registered[0] = attachContainer(early, id, d.kind));
+            Handle h = registered[0] != null ? registered[0] : attachContainer(c, id, d.kind);
+            h.descriptor = d;
+            h.snapshot = Arrays.copyOfRange(in.buffer(), start, in.position());
+            h.embedded = true;
+            h.ownerId = filling;
+            untouch(c);
+            copyArray(h, c);
+            return c;
+        }
     }
 
     // ---- commit ----
@@ -767,6 +799,14 @@ public final class Kernel implements PersistentStore {
         private final List<byte[]> snapshots = new ArrayList<>();
         /** Every container this commit encoded: untouched once the commit succeeds. */
         private final List<Object> compared = new ArrayList<>();
+        /** Containers embedded by this commit, and their bytes: their snapshots once it succeeds. */
+        private final List<Handle> embeds = new ArrayList<>();
+        private final List<byte[]> embedBytes = new ArrayList<>();
+        /** Containers promoted to records of their own, with what to restore if the commit fails. */
+        private final List<Handle> promoted = new ArrayList<>();
+        private final List<Object[]> promotedWas = new ArrayList<>();
+        /** The id of the object being encoded, 0 while a container is. */
+        private long writing;
 
         WriteSet build() {
             Map<Object, String> labels = new IdentityHashMap<>();
@@ -813,13 +853,21 @@ public final class Kernel implements PersistentStore {
         private void write(Object o, PathNode path) {
             if (o instanceof Persistent p) {
                 ClassInfo info = checkStorable(p.getClass(), path.render());
-                writes.put(p.$perpetua$handle().id(), encoder.object(p, info, path));
+                writing = p.$perpetua$handle().id();
+                writes.put(writing, encoder.object(p, info, path));
+                writing = 0;
                 written.add(p);
                 return;
             }
             Handle h = table.container(o);
             byte[] record = encoder.container(o, h.descriptor.kind, path);
             compared.add(o);
+            if (h.embedded) {
+                if (!Arrays.equals(record, h.snapshot)) {
+                    rewriteOwner(h.ownerId); // its record holds the container
+                }
+                return;
+            }
             if (h.snapshot == null || !Arrays.equals(record, h.snapshot)) {
                 writes.put(h.id(), record);
                 containers.add(h);
@@ -843,19 +891,70 @@ public final class Kernel implements PersistentStore {
         }
 
         @Override
-        public long container(Object container, Kind kind, PathNode parent, String field, int index) {
+        public long container(Object container, Kind kind, PathNode parent, String field, int index,
+                              boolean direct) {
+            boolean embed = direct && writing != 0;
             Handle h = table.container(container);
-            if (h != null) {
-                return h.id();
+            if (h == null) {
+                h = attachContainer(container, newId(), kind);
+                assigned.add(h);
+                pending.put(container, h);
+                if (embed) {
+                    h.embedded = true;
+                    h.ownerId = writing;
+                    return h.id() << 1 | 1;
+                }
+                enqueue(container, parent.child(field, index));
+                return h.id() << 1;
             }
-            h = attachContainer(container, newId(), kind);
-            assigned.add(h);
-            pending.put(container, h);
-            enqueue(container, parent.child(field, index));
-            return h.id();
+            if (h.embedded) {
+                if (embed && h.ownerId == writing) {
+                    return h.id() << 1 | 1;
+                }
+                promote(h, container, parent.child(field, index));
+            }
+            return h.id() << 1;
+        }
+
+        @Override
+        public void embedded(Object container, byte[] bytes) {
+            embeds.add(table.container(container));
+            embedBytes.add(bytes);
+            compared.add(container);
+        }
+
+        /** A second referrer: the container gets a record of its own, and its owner loses it. */
+        private void promote(Handle h, Object container, PathNode path) {
+            promoted.add(h);
+            promotedWas.add(new Object[] {h.ownerId, h.snapshot});
+            long owner = h.ownerId;
+            h.embedded = false;
+            h.ownerId = 0;
+            h.snapshot = null; // never written as a record: write it
+            enqueue(container, path);
+            rewriteOwner(owner);
+        }
+
+        /** Makes the object whose record embeds a container be written again by this commit. */
+        private void rewriteOwner(long ownerId) {
+            Object o = Kernel.this.object(ownerId); // resident, or read back now
+            if (o instanceof Persistent p) {
+                Handle oh = (Handle) p.$perpetua$handle();
+                if (p.$perpetua$state() == ObjectState.CLEAN) {
+                    p.$perpetua$state(ObjectState.DIRTY);
+                }
+                pending.put(p, oh);
+                enqueue(p, PathNode.root(p.getClass().getName() + "#" + ownerId));
+            }
         }
 
         void rollback() {
+            for (int i = 0; i < promoted.size(); i++) {
+                Handle h = promoted.get(i);
+                h.embedded = true;
+                h.ownerId = (Long) promotedWas.get(i)[0];
+                h.snapshot = (byte[]) promotedWas.get(i)[1];
+            }
             for (Handle h : assigned) {
                 Object o = h.get();
                 if (o != null) {
@@ -875,6 +974,9 @@ public final class Kernel implements PersistentStore {
             }
             for (int i = 0; i < containers.size(); i++) {
                 containers.get(i).snapshot = snapshots.get(i);
+            }
+            for (int i = 0; i < embeds.size(); i++) {
+                embeds.get(i).snapshot = embedBytes.get(i);
             }
             for (Object c : compared) {
                 untouch(c);

@@ -58,6 +58,13 @@ final class RecordDecoder implements RecordReader {
 
         /** @return the container of an id, read and filled now */
         Object container(long id);
+
+        /**
+         * @return the container embedded at the decoder's position (its descriptor id and body
+         *         follow): the resident one if the id is resident (the bytes are then read and
+         *         dropped), else a new one decoded from them
+         */
+        Object embedded(long id, RecordDecoder decoder);
     }
 
     private final ClassRegistry classes;
@@ -279,6 +286,8 @@ final class RecordDecoder implements RecordReader {
             }
             case Tag.CONTAINER:
                 return resolve.container(in.readVarLong());
+            case Tag.INLINE_CONTAINER:
+                return resolve.embedded(in.readVarLong(), this);
             case Tag.STRING:
                 return in.readString();
             case Tag.TRUE:

@@ -47,8 +47,17 @@ final class RecordEncoder implements RecordWriter {
         /** @return the id of a rewritten object, making it persistent if it is not yet */
         long object(Persistent object, PathNode parent, String field, int index);
 
-        /** @return the id of a container, making it persistent if it is not yet */
-        long container(Object container, Kind kind, PathNode parent, String field, int index);
+        /**
+         * @param direct true when the container is the value of a field of the object being
+         *               written (then it may be embedded in that object's record)
+         * @return the id of a container, making it persistent if it is not yet, shifted left by
+         *         one, with the low bit set if the container is to be embedded here
+         */
+        long container(Object container, Kind kind, PathNode parent, String field, int index, boolean direct);
+
+        /** Called with the bytes (descriptor id and body) of a container just embedded. */
+        default void embedded(Object container, byte[] bytes) {
+        }
     }
 
     private static final int MAX_VALUE_DEPTH = 512;
@@ -76,6 +85,8 @@ final class RecordEncoder implements RecordWriter {
     private ClassInfo info;
     private int field;
     private int depth;
+    /** Set by {@link #writeObject} for the one value it writes: a field of a rewritten object. */
+    private boolean directField;
 
     RecordEncoder(ClassRegistry classes, Reach reach) {
         this.classes = classes;
@@ -102,6 +113,12 @@ final class RecordEncoder implements RecordWriter {
         out.reset();
         this.path = path;
         this.info = null;
+        containerInto(c, kind);
+        return out.toByteArray();
+    }
+
+    /** Writes a container's descriptor id and body at the current position. */
+    private void containerInto(Object c, Kind kind) {
         ClassDescriptor d = kind == Kind.VALUE
                 ? classes.descriptor(Kind.VALUE, "value", java.util.List.of())
                 : classes.descriptor(kind, Containers.storedClass(c));
@@ -152,7 +169,6 @@ final class RecordEncoder implements RecordWriter {
             case VALUE -> value(c, null, 0);
             default -> throw new IllegalStateException("not a container kind: " + kind);
         }
-        return out.toByteArray();
     }
 
     private void elements(Collection<?> c) {
@@ -268,6 +284,7 @@ final class RecordEncoder implements RecordWriter {
     public void writeObject(Object v) {
         String name = info == null ? "?" : info.fieldName(field);
         expect('L');
+        directField = true;
         value(v, name, 0);
     }
 
@@ -291,6 +308,8 @@ final class RecordEncoder implements RecordWriter {
 
     /** Writes one reference value, reached from the current path by {@code field} or {@code index}. */
     private void value(Object v, String field, int index) {
+        boolean direct = directField;
+        directField = false;
         if (v == null) {
             out.writeByte(Tag.NULL);
             return;
@@ -340,9 +359,23 @@ final class RecordEncoder implements RecordWriter {
             if (kind == null) {
                 throw notPersistable(v, field, index);
             }
-            long id = reach.container(v, kind, path, field, index);
-            out.writeByte(Tag.CONTAINER);
-            out.writeVarLong(id);
+            long ref = reach.container(v, kind, path, field, index, direct);
+            if ((ref & 1) == 0) {
+                out.writeByte(Tag.CONTAINER);
+                out.writeVarLong(ref >>> 1);
+            } else {
+                out.writeByte(Tag.INLINE_CONTAINER);
+                out.writeVarLong(ref >>> 1);
+                int start = out.length();
+                PathNode saved = path;
+                path = path.child(field, index);
+                try {
+                    containerInto(v, kind);
+                } finally {
+                    path = saved;
+                }
+                reach.embedded(v, out.copyRange(start));
+            }
         }
     }
 

@@ -46,6 +46,12 @@ final class Tag {
     static final int OPTIONAL_INT = 37;
     static final int OPTIONAL_LONG = 38;
     static final int OPTIONAL_DOUBLE = 39;
+    /**
+     * A container embedded in the record of the one object that refers to it: varlong object
+     * id, then the container's descriptor id and body. It keeps its id, so it can move to a
+     * record of its own (be "promoted") when a second referrer appears.
+     */
+    static final int INLINE_CONTAINER = 40;
 
     private Tag() {
     }

@@ -66,7 +66,8 @@ class InPlaceChangesTest {
             long written = store.statistics().recordsWritten();
             assertEquals(1, written, "an untouched array is not rewritten");
             store.inTransaction(() -> nodes[1] = new Node("replaced"));
-            assertEquals(written + 2, store.statistics().recordsWritten(), "the array and the new node");
+            assertEquals(written + 2, store.statistics().recordsWritten(),
+                    "the node whose record embeds the array, and the new node");
         }
         try (PersistentStore store = TestStores.open(uri)) {
             Node[] nodes = (Node[]) store.fetch("n", Node.class).any();

@@ -1,0 +1,132 @@
+package io.perpetua.kernel;
+
+import io.perpetua.NotPersistableException;
+import io.perpetua.PersistentStore;
+import io.perpetua.testmodel.Node;
+import org.junit.jupiter.api.Test;
+
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * A container that one object's field refers to is embedded in that object's record: one read
+ * instead of two. A second referrer promotes it to a record of its own, keeping its identity.
+ */
+class EmbeddedContainersTest {
+
+    @Test
+    void anObjectAndTheListInItsFieldAreOneRead() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("n");
+                n.children(new ArrayList<>(List.of(new Node("a"), new Node("b"))));
+                store.persist(n, "n");
+            });
+            assertEquals(3, store.statistics().objects(), "three nodes; the list has no record of its own");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            List<Node> kids = store.fetch("n", Node.class).children();
+            assertEquals(2, kids.size());
+            assertEquals(1, store.statistics().recordsRead());
+            assertEquals("b", kids.get(1).name());
+            assertEquals(2, store.statistics().recordsRead());
+        }
+    }
+
+    @Test
+    void aSecondReferrerInALaterCommitPromotesTheList() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node a = new Node("a");
+                a.children(new ArrayList<>(List.of(new Node("kid"))));
+                store.persist(a, "a");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node b = new Node("b");
+                b.children(store.fetch("a", Node.class).children()); // now shared
+                store.persist(b, "b");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node a = store.fetch("a", Node.class);
+            Node b = store.fetch("b", Node.class);
+            assertSame(a.children(), b.children(), "still one list");
+            store.inTransaction(() -> b.children().add(new Node("added through b")));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            // read b first this time: the list must not come back twice
+            Node b = store.fetch("b", Node.class);
+            Node a = store.fetch("a", Node.class);
+            assertSame(a.children(), b.children());
+            assertEquals("added through b", a.children().get(1).name());
+        }
+    }
+
+    @Test
+    void aChangeThroughAListWhoseOwnerWasCollectedIsSaved() throws Exception {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node root = new Node("root");
+                Node owner = new Node("owner");
+                owner.children(new ArrayList<>(List.of(new Node("x"))));
+                root.next(owner);
+                store.persist(root, "root");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = store.fetch("root", Node.class);
+            List<Node> kids = root.next().children();
+            WeakReference<Node> owner = new WeakReference<>(root.next());
+            root = null; // the program keeps the list, not its owner
+            for (int i = 0; i < 100 && owner.get() != null; i++) {
+                System.gc();
+                Thread.sleep(10);
+            }
+            assertNull(owner.get(), "the owner went");
+            store.inTransaction(() -> kids.add(new Node("y")));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            List<Node> kids = store.fetch("root", Node.class).next().children();
+            assertEquals(2, kids.size());
+            assertEquals("y", kids.get(1).name());
+        }
+    }
+
+    @Test
+    void aFailedCommitUndoesAPromotion() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node a = new Node("a");
+                a.children(new ArrayList<>(List.of(new Node("kid"))));
+                store.persist(a, "a");
+            });
+            Node a = store.fetch("a", Node.class);
+            store.beginTransaction();
+            Node b = new Node("b");
+            b.children(a.children());
+            b.any(new Thread());
+            store.persist(b, "b");
+            assertThrows(NotPersistableException.class, store::commitTransaction);
+            b.any(null);
+            store.commitTransaction();
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node a = store.fetch("a", Node.class);
+            Node b = store.fetch("b", Node.class);
+            assertSame(a.children(), b.children());
+            assertEquals("kid", b.children().get(0).name());
+        }
+    }
+}
