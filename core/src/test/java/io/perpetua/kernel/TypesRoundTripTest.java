@@ -170,6 +170,14 @@ class TypesRoundTripTest {
     }
 
     @Test
+    void arrayDequeKeepsItsOrderAndClass() {
+        ArrayDeque<Object> deque = new ArrayDeque<>(List.of("first", 2, "third"));
+        Object back = roundTrip(deque);
+        assertInstanceOf(ArrayDeque.class, back);
+        assertEquals(List.copyOf(deque), List.copyOf((ArrayDeque<?>) back), "ArrayDeque has no equals: compare in order");
+    }
+
+    @Test
     void sortedCollectionsKeepTheirComparator() {
         TreeMap<String, Integer> m = new TreeMap<>(new ByLength());
         m.put("bb", 2);
