@@ -30,6 +30,11 @@ final class ClassRegistry {
     private static final String SYNTHETIC_PREFIX = "$perpetua$";
 
     private final Map<Integer, ClassDescriptor> byId = new HashMap<>();
+    /**
+     * The same for small ids, by index: every reference a fault decodes names its class by id,
+     * and the boxed map lookup showed in the profile of faulting in OO1's parts.
+     */
+    private ClassDescriptor[] small = new ClassDescriptor[64];
     private final Map<String, ClassDescriptor> byKey = new HashMap<>();
     /** Descriptors created in this session and not yet committed, in creation order. */
     private final List<ClassDescriptor> unwritten = new ArrayList<>();
@@ -55,6 +60,12 @@ final class ClassRegistry {
 
     private void add(ClassDescriptor d) {
         byId.put(d.id, d);
+        if (d.id >= 0 && d.id < 1 << 16) {
+            if (d.id >= small.length) {
+                small = Arrays.copyOf(small, Math.max(d.id + 1, small.length * 2));
+            }
+            small[d.id] = d;
+        }
         byKey.putIfAbsent(d.key(), d);
         if (d.fields.isEmpty()) {
             simple.putIfAbsent(d.kind.code + ":" + d.className, d);
@@ -62,8 +73,21 @@ final class ClassRegistry {
         maxId = Math.max(maxId, d.id);
     }
 
+    /**
+     * As {@link #byId(int, String)} for a record of object {@code objectId}, naming it
+     * ({@code location, object #id}) only in the error: the fault path calls this for every
+     * reference it decodes, and building that string each time showed in its profile.
+     */
+    ClassDescriptor byId(int id, String location, long objectId) {
+        ClassDescriptor d = id >= 0 && id < small.length ? small[id] : null;
+        return d != null ? d : byId(id, location + ", object #" + objectId);
+    }
+
     ClassDescriptor byId(int id, String where) {
-        ClassDescriptor d = byId.get(id);
+        ClassDescriptor d = id >= 0 && id < small.length ? small[id] : null;
+        if (d == null) {
+            d = byId.get(id);
+        }
         if (d == null) {
             throw new CorruptStoreException(where, "it refers to class descriptor #" + id + ", which the store does not have", null);
         }
@@ -118,6 +142,11 @@ final class ClassRegistry {
             resolved.put(className, c);
         }
         return c;
+    }
+
+    /** @return what {@link #info} has already computed for a class, or null */
+    ClassInfo infoIfKnown(Class<?> type) {
+        return infos.get(type);
     }
 
     /**

@@ -37,6 +37,8 @@ final class Handle extends ObjectHandle {
     boolean embedded;
     /** For embedded containers: the id of the object whose record holds it. */
     long ownerId;
+    /** For containers: the index in the object table's dense list of containers, -1 when not in the table. */
+    int slot = -1;
 
     Handle(Kernel kernel, Object referent, long id, boolean container, ReferenceQueue<Object> queue) {
         super(referent, id, queue);

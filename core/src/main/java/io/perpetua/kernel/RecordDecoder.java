@@ -70,17 +70,20 @@ final class RecordDecoder implements RecordReader {
     private final ClassRegistry classes;
     private final Resolve resolve;
     private ByteIn in;
-    private String where;
+    /** The store and the object whose record this is, to name it in errors. */
+    private String location;
+    private long objectId;
 
     RecordDecoder(ClassRegistry classes, Resolve resolve) {
         this.classes = classes;
         this.resolve = resolve;
     }
 
-    /** Points the decoder at a record body; {@code where} names it in errors. */
-    RecordDecoder reset(ByteIn in, String where) {
+    /** Points the decoder at a record body, of object {@code objectId} in the store at {@code location}. */
+    RecordDecoder reset(ByteIn in, String location, long objectId) {
         this.in = in;
-        this.where = where;
+        this.location = location;
+        this.objectId = objectId;
         return this;
     }
 
@@ -278,7 +281,7 @@ final class RecordDecoder implements RecordReader {
             case Tag.NULL:
                 return null;
             case Tag.OBJECT: {
-                ClassDescriptor d = classes.byId(in.readVarInt(), where);
+                ClassDescriptor d = classes.byId(in.readVarInt(), location, objectId);
                 if (d.kind != Kind.OBJECT) {
                     throw new ByteIn.MalformedRecord("an object reference names " + d + ", which is not a class");
                 }
@@ -309,9 +312,9 @@ final class RecordDecoder implements RecordReader {
             case Tag.DOUBLE:
                 return Double.longBitsToDouble(in.readFixedLong());
             case Tag.ENUM:
-                return enumConstant(classes.byId(in.readVarInt(), where), in.readString());
+                return enumConstant(classes.byId(in.readVarInt(), location, objectId), in.readString());
             case Tag.RECORD:
-                return record(classes.byId(in.readVarInt(), where));
+                return record(classes.byId(in.readVarInt(), location, objectId));
             case Tag.BIG_INTEGER:
                 return new BigInteger(nonEmpty(in.readBytes(in.readCount())));
             case Tag.BIG_DECIMAL: {
