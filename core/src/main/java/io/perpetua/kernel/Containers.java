@@ -198,6 +198,24 @@ final class Containers {
         if (!map.isEmpty()) {
             return map.keySet().iterator().next().getDeclaringClass();
         }
+        return firstEnumClassSerialized(map, "the key type of an empty EnumMap");
+    }
+
+    /** The element type of an {@link EnumSet}, also when it is empty. */
+    static Class<?> enumSetElementType(EnumSet<?> set) {
+        EnumSet<?> probe = set.isEmpty() ? EnumSet.complementOf(asRaw(set)) : set;
+        if (probe.isEmpty()) { // an enum with no constants
+            return firstEnumClassSerialized(set, "the element type of an empty EnumSet");
+        }
+        return ((Enum<?>) probe.iterator().next()).getDeclaringClass();
+    }
+
+    /**
+     * Serializes {@code o} to nowhere and returns the first enum class its stream describes: the
+     * JDK writes an EnumMap's key type and an EnumSet's element type as classes, and
+     * {@link java.io.ObjectOutputStream#annotateClass} sees each class written.
+     */
+    private static Class<?> firstEnumClassSerialized(Object o, String what) {
         Class<?>[] found = new Class<?>[1];
         try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(java.io.OutputStream.nullOutputStream()) {
             @Override
@@ -207,37 +225,14 @@ final class Containers {
                 }
             }
         }) {
-            out.writeObject(map);
+            out.writeObject(o);
         } catch (java.io.IOException e) {
-            throw new IllegalStateException("cannot find the key type of an empty EnumMap", e);
+            throw new IllegalStateException("cannot find " + what, e);
         }
         if (found[0] == null) {
-            throw new IllegalStateException("cannot find the key type of an empty EnumMap");
+            throw new IllegalStateException("cannot find " + what);
         }
         return found[0];
-    }
-
-    /** The element type of an {@link EnumSet}, also when it is empty. */
-    static Class<?> enumSetElementType(EnumSet<?> set) {
-        EnumSet<?> probe = set.isEmpty() ? EnumSet.complementOf(asRaw(set)) : set;
-        if (probe.isEmpty()) {
-            // an enum with no constants: the serialized form names it
-            Class<?>[] found = new Class<?>[1];
-            try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(java.io.OutputStream.nullOutputStream()) {
-                @Override
-                protected void annotateClass(Class<?> cl) {
-                    if (found[0] == null && cl.isEnum()) {
-                        found[0] = cl;
-                    }
-                }
-            }) {
-                out.writeObject(set);
-            } catch (java.io.IOException e) {
-                throw new IllegalStateException("cannot find the element type of an empty EnumSet", e);
-            }
-            return found[0];
-        }
-        return ((Enum<?>) probe.iterator().next()).getDeclaringClass();
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})
