@@ -338,11 +338,26 @@ public final class Kernel implements PersistentStore {
 
     /** Remembers what an array holds now, for {@link #sameAsCopy}. */
     private static void copyArray(Handle h, Object array) {
-        if (array.getClass().isArray()) {
-            int n = java.lang.reflect.Array.getLength(array);
-            Object copy = java.lang.reflect.Array.newInstance(array.getClass().getComponentType(), n);
-            System.arraycopy(array, 0, copy, 0, n);
-            h.shallowCopy = copy;
+        // clone() per array type: this runs for every array read or committed, and
+        // Array.newInstance would make it a reflective call each time
+        if (array instanceof Object[] a) {
+            h.shallowCopy = a.clone();
+        } else if (array instanceof int[] a) {
+            h.shallowCopy = a.clone();
+        } else if (array instanceof long[] a) {
+            h.shallowCopy = a.clone();
+        } else if (array instanceof byte[] a) {
+            h.shallowCopy = a.clone();
+        } else if (array instanceof char[] a) {
+            h.shallowCopy = a.clone();
+        } else if (array instanceof short[] a) {
+            h.shallowCopy = a.clone();
+        } else if (array instanceof boolean[] a) {
+            h.shallowCopy = a.clone();
+        } else if (array instanceof float[] a) {
+            h.shallowCopy = a.clone();
+        } else if (array instanceof double[] a) {
+            h.shallowCopy = a.clone();
         }
     }
 
