@@ -1,6 +1,7 @@
 package io.perpetua.spi;
 
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
@@ -16,6 +17,8 @@ import java.util.Set;
  */
 public final class WriteSet {
     private final Map<Long, byte[]> puts = new LinkedHashMap<>();
+    /** The puts the caller said overwrite an existing record ({@link #replace}). */
+    private final Set<Long> replacements = new HashSet<>();
     private final Set<Long> deletes = new LinkedHashSet<>();
     private final Map<String, Long> binds = new LinkedHashMap<>();
     private final Set<String> unbinds = new LinkedHashSet<>();
@@ -25,14 +28,32 @@ public final class WriteSet {
     public WriteSet put(long id, byte[] record) {
         checkId(id);
         deletes.remove(id);
+        replacements.remove(id);
         puts.put(id, record);
         return this;
+    }
+
+    /**
+     * Overwrites the record of {@code id}, which the caller knows exists (it read or committed
+     * it): the same as {@link #put}, except that a backend keeping exact counts may take the
+     * caller's word instead of checking. A later put or delete of the same id drops the promise.
+     */
+    public WriteSet replace(long id, byte[] record) {
+        put(id, record);
+        replacements.add(id);
+        return this;
+    }
+
+    /** @return true if the current put of {@code id} was made with {@link #replace} */
+    public boolean replaces(long id) {
+        return replacements.contains(id);
     }
 
     /** Deletes the record of {@code id}, if any. */
     public WriteSet delete(long id) {
         checkId(id);
         puts.remove(id);
+        replacements.remove(id);
         deletes.add(id);
         return this;
     }

@@ -524,6 +524,31 @@ public abstract class BackendContract {
     }
 
     @Test
+    void replacesOverwriteAndKeepCountsExact(@TempDir Path dir) {
+        long first;
+        try (Backend backend = open(dir)) {
+            first = backend.allocateIds(2);
+            backend.commit(new WriteSet().put(first, bytes("a")).put(first + 1, bytes("b")));
+            WriteSet replacing = new WriteSet().replace(first, bytes("A")).put(first + 1, bytes("B"));
+            assertTrue(replacing.replaces(first));
+            assertFalse(replacing.replaces(first + 1));
+            backend.commit(replacing);
+            assertRecord("A", backend.read(first));
+            assertRecord("B", backend.read(first + 1));
+            assertEquals(2, backend.statistics().objects(), "a replace adds no object");
+            WriteSet dropped = new WriteSet().replace(first + 1, bytes("x")).delete(first + 1);
+            assertFalse(dropped.replaces(first + 1), "a later delete drops the promise");
+            backend.commit(dropped);
+            assertNull(backend.read(first + 1));
+            assertEquals(1, backend.statistics().objects());
+        }
+        try (Backend backend = open(dir)) {
+            assertRecord("A", backend.read(first));
+            assertEquals(1, backend.statistics().objects());
+        }
+    }
+
+    @Test
     void statisticsCountObjectsAndNames(@TempDir Path dir) {
         try (Backend backend = open(dir)) {
             BackendStatistics empty = backend.statistics();
