@@ -17,6 +17,7 @@ import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,8 +40,12 @@ final class ClassRegistry {
     /** Descriptors created in this session and not yet committed, in creation order. */
     private final List<ClassDescriptor> unwritten = new ArrayList<>();
     private final Map<Class<?>, ClassInfo> infos = new HashMap<>();
-    /** Stored container/enum descriptors by (kind, class name), for the writing side. */
-    private final Map<String, ClassDescriptor> simple = new HashMap<>();
+    /**
+     * Stored container/enum descriptors by kind, then class name, for the writing side (a map
+     * per kind rather than a concatenated key: this is asked for every container written).
+     */
+    private final Map<ClassDescriptor.Kind, Map<String, ClassDescriptor>> simple =
+            new EnumMap<>(ClassDescriptor.Kind.class);
     private final Map<String, Class<?>> resolved = new HashMap<>();
     private final ClassLoader loader;
     private int maxId;
@@ -68,7 +73,7 @@ final class ClassRegistry {
         }
         byKey.putIfAbsent(d.key(), d);
         if (d.fields.isEmpty()) {
-            simple.putIfAbsent(d.kind.code + ":" + d.className, d);
+            simple.computeIfAbsent(d.kind, k -> new HashMap<>()).putIfAbsent(d.className, d);
         }
         maxId = Math.max(maxId, d.id);
     }
@@ -97,7 +102,7 @@ final class ClassRegistry {
     /** @return the descriptor for this layout, creating (and queueing for the next commit) one if needed */
     ClassDescriptor descriptor(ClassDescriptor.Kind kind, String className, List<ClassDescriptor.Field> fields) {
         if (fields.isEmpty()) {
-            ClassDescriptor d = simple.get(kind.code + ":" + className);
+            ClassDescriptor d = simple.getOrDefault(kind, Map.of()).get(className);
             if (d != null) {
                 return d;
             }
@@ -157,13 +162,41 @@ final class ClassRegistry {
     ClassInfo info(Class<?> type) {
         ClassInfo info = infos.get(type);
         if (info == null) {
-            info = type.isRecord() ? recordInfo(type) : objectInfo(type);
+            Layout layout = LAYOUTS.get(type);
+            if (layout.refusal != null) {
+                throw new NotPersistableException(type.getName(), "", layout.refusal);
+            }
+            ClassDescriptor d = descriptor(layout.kind, type.getName(), layout.fields);
+            // the factory is looked up here, not kept in the layout: a class registers it when initialized
+            HollowFactory factory = layout.kind == ClassDescriptor.Kind.OBJECT && !Modifier.isAbstract(type.getModifiers())
+                    ? PersistentClasses.factory(type) : null;
+            info = new ClassInfo(type, d, factory, layout.recordConstructor, layout.recordAccessors);
             infos.put(type, info);
         }
         return info;
     }
 
-    private ClassInfo objectInfo(Class<?> type) {
+    /**
+     * What reflection says about a class: the same for every store, so worked out once per
+     * class in the JVM ({@link #LAYOUTS}) rather than once per class per store opened, which
+     * showed as an eighth of the cold fault-ins measured right after an open.
+     */
+    private record Layout(ClassDescriptor.Kind kind, List<ClassDescriptor.Field> fields,
+                          MethodHandle recordConstructor, MethodHandle[] recordAccessors, String refusal) {
+
+        static Layout refused(String why) {
+            return new Layout(null, null, null, null, why);
+        }
+    }
+
+    private static final ClassValue<Layout> LAYOUTS = new ClassValue<>() {
+        @Override
+        protected Layout computeValue(Class<?> type) {
+            return type.isRecord() ? recordLayout(type) : objectLayout(type);
+        }
+    };
+
+    private static Layout objectLayout(Class<?> type) {
         List<Class<?>> levels = new ArrayList<>();
         for (Class<?> c = type; c != null && Persistent.class.isAssignableFrom(c); c = c.getSuperclass()) {
             levels.add(0, c);
@@ -172,20 +205,17 @@ final class ClassRegistry {
         for (Class<?> level : levels) {
             List<Field> declared = persistentFields(level);
             if (!declared.isEmpty() && !declaresWriter(level)) {
-                throw new NotPersistableException(type.getName(), "",
-                        "class " + level.getName() + " has fields but was not rewritten by the Perpetua agent"
-                                + " (was it loaded before the agent started, or excluded by the agent's options?)");
+                return Layout.refused("class " + level.getName() + " has fields but was not rewritten by the Perpetua agent"
+                        + " (was it loaded before the agent started, or excluded by the agent's options?)");
             }
             for (Field f : declared) {
                 fields.add(new ClassDescriptor.Field(level.getName(), f.getName(), typeCode(f.getType())));
             }
         }
-        ClassDescriptor d = descriptor(ClassDescriptor.Kind.OBJECT, type.getName(), fields);
-        HollowFactory factory = Modifier.isAbstract(type.getModifiers()) ? null : PersistentClasses.factory(type);
-        return new ClassInfo(type, d, factory, null, null);
+        return new Layout(ClassDescriptor.Kind.OBJECT, List.copyOf(fields), null, null, null);
     }
 
-    private ClassInfo recordInfo(Class<?> type) {
+    private static Layout recordLayout(Class<?> type) {
         RecordComponent[] components = type.getRecordComponents();
         List<ClassDescriptor.Field> fields = new ArrayList<>();
         Class<?>[] types = new Class<?>[components.length];
@@ -201,11 +231,9 @@ final class ClassRegistry {
             MethodHandle ctor = lookup.findConstructor(type, MethodType.methodType(void.class, types))
                     .asType(MethodType.methodType(Object.class, types).generic())
                     .asSpreader(Object[].class, components.length);
-            ClassDescriptor d = descriptor(ClassDescriptor.Kind.RECORD, type.getName(), fields);
-            return new ClassInfo(type, d, null, ctor, accessors);
+            return new Layout(ClassDescriptor.Kind.RECORD, List.copyOf(fields), ctor, accessors, null);
         } catch (ReflectiveOperationException | RuntimeException e) {
-            throw new NotPersistableException(type.getName(), "",
-                    "the record's canonical constructor or accessors are not accessible to Perpetua (" + e + ")");
+            return Layout.refused("the record's canonical constructor or accessors are not accessible to Perpetua (" + e + ")");
         }
     }
 

@@ -14,6 +14,11 @@ final class Handle extends ObjectHandle {
     final Kernel kernel;
     /** True for arrays and JDK collections: found by identity, compared with a snapshot at commit. */
     final boolean container;
+    /**
+     * For containers: the referent's identity hash, their key in the table. 0 for rewritten
+     * objects, which are found by id: asking for an identity hash makes the JVM install one
+     * in the object's header, a call into the runtime for every hollow shell made.
+     */
     final int identityHash;
     /**
      * For containers: the body as last read or committed, to find changes made in place;
@@ -44,7 +49,7 @@ final class Handle extends ObjectHandle {
         super(referent, id, queue);
         this.kernel = kernel;
         this.container = container;
-        this.identityHash = System.identityHashCode(referent);
+        this.identityHash = container ? System.identityHashCode(referent) : 0;
     }
 
     @Override
