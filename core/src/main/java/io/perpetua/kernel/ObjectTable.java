@@ -150,8 +150,9 @@ final class ObjectTable {
             long[] k = keys;
             int mask = t.length - 1;
             for (int i = mix(id) & mask; ; i = (i + 1) & mask) {
-                if (k[i] == id || t[i] == null) {
-                    return t[i];
+                Handle h = t[i]; // the slot first: an id not resident (every new shell) then costs one miss, not two
+                if (h == null || k[i] == id) {
+                    return h;
                 }
             }
         }
