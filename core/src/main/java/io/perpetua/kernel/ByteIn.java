@@ -1,5 +1,7 @@
 package io.perpetua.kernel;
 
+import java.nio.charset.StandardCharsets;
+
 /**
  * Reads what {@link ByteOut} wrote. Every malformed input ends in a {@link MalformedRecord},
  * which the kernel turns into a {@link io.perpetua.CorruptStoreException} naming the object.
@@ -110,6 +112,11 @@ final class ByteIn {
     }
 
     String readString() {
+        return readString(null);
+    }
+
+    /** @param cache shares short ASCII strings; null to decode every string anew */
+    String readString(StringCache cache) {
         long header = readVarLong();
         long n = header >>> 1;
         if (n > end - pos) {
@@ -117,11 +124,15 @@ final class ByteIn {
         }
         int count = (int) n;
         if ((header & 1) != 0) {
-            char[] chars = new char[count];
-            for (int i = 0; i < count; i++) {
-                chars[i] = (char) (buf[pos++] & 0x7F);
+            int start = pos;
+            for (int i = start; i < start + count; i++) {
+                if (buf[i] < 0) {
+                    throw new MalformedRecord("a non-ASCII byte in an ASCII string at byte " + i);
+                }
             }
-            return new String(chars);
+            pos += count;
+            return cache != null && count <= StringCache.MAX_LENGTH ? cache.ascii(buf, start, count)
+                    : new String(buf, start, count, StandardCharsets.ISO_8859_1);
         }
         char[] chars = new char[count];
         for (int i = 0; i < count; i++) {

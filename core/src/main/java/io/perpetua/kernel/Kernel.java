@@ -69,6 +69,8 @@ public final class Kernel implements PersistentStore {
     private long nextId;
     private long idLimit;
     private int idBlock = FIRST_ID_BLOCK;
+    /** Short strings decoded from records, shared. */
+    private final StringCache strings = new StringCache();
     /** By descriptor id: the checked class of its hollow shells ({@link #shellInfo}), or null. */
     private ClassInfo[] shellInfos = new ClassInfo[64];
     private long recordsRead;
@@ -283,7 +285,7 @@ public final class Kernel implements PersistentStore {
         }
         ByteIn in = new ByteIn(h.snapshot);
         ClassDescriptor d = classes.byId(in.readVarInt(), location, h.id());
-        Object copy = new RecordDecoder(classes, resolve).reset(in, location, h.id()).container(d, x -> { });
+        Object copy = new RecordDecoder(classes, resolve, strings).reset(in, location, h.id()).container(d, x -> { });
         RecordDecoder.restoreInto(c, copy);
         untouch(c);
         copyArray(h, c);
@@ -707,7 +709,7 @@ public final class Kernel implements PersistentStore {
                         + p.getClass().getName(), null);
             }
             ClassInfo info = classes.info(p.getClass());
-            RecordDecoder decoder = new RecordDecoder(classes, resolve).reset(in, location, id);
+            RecordDecoder decoder = new RecordDecoder(classes, resolve, strings).reset(in, location, id);
             RecordReader reader = stored == info.descriptor ? decoder : decoder.evolved(stored, info.descriptor);
             p.$perpetua$read(reader);
             if (!in.atEnd()) {
@@ -765,7 +767,7 @@ public final class Kernel implements PersistentStore {
                 throw new ByteIn.MalformedRecord("the record is of " + d + ", not a container");
             }
             Handle[] registered = new Handle[1];
-            Object c = new RecordDecoder(classes, resolve).reset(in, location, id)
+            Object c = new RecordDecoder(classes, resolve, strings).reset(in, location, id)
                     .container(d, early -> registered[0] = attachContainer(early, id, d));
             if (!in.atEnd()) {
                 throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the contents");

@@ -69,14 +69,17 @@ final class RecordDecoder implements RecordReader {
 
     private final ClassRegistry classes;
     private final Resolve resolve;
+    private final StringCache strings;
     private ByteIn in;
     /** The store and the object whose record this is, to name it in errors. */
     private String location;
     private long objectId;
 
-    RecordDecoder(ClassRegistry classes, Resolve resolve) {
+    /** @param strings the kernel's shared short strings, or null to decode every string anew */
+    RecordDecoder(ClassRegistry classes, Resolve resolve, StringCache strings) {
         this.classes = classes;
         this.resolve = resolve;
+        this.strings = strings;
     }
 
     /** Points the decoder at a record body, of object {@code objectId} in the store at {@code location}. */
@@ -292,7 +295,7 @@ final class RecordDecoder implements RecordReader {
             case Tag.INLINE_CONTAINER:
                 return resolve.embedded(in.readVarLong(), this);
             case Tag.STRING:
-                return in.readString();
+                return in.readString(strings);
             case Tag.TRUE:
                 return Boolean.TRUE;
             case Tag.FALSE:
