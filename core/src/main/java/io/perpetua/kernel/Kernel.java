@@ -283,6 +283,10 @@ public final class Kernel implements PersistentStore {
             untouch(c);
             return;
         }
+        if (h.snapshot == Handle.ARRAY_SNAPSHOT) {
+            System.arraycopy(h.shallowCopy, 0, c, 0, java.lang.reflect.Array.getLength(c));
+            return;
+        }
         ByteIn in = new ByteIn(h.snapshot);
         ClassDescriptor d = classes.byId(in.readVarInt(), location, h.id());
         Object copy = new RecordDecoder(classes, resolve, strings).reset(in, location, h.id()).container(d, x -> { });
@@ -381,8 +385,16 @@ public final class Kernel implements PersistentStore {
         }
     }
 
+    /** @return what a container's handle keeps of its committed body {@code bytes} */
+    private static byte[] snapshot(Handle h, byte[] bytes) {
+        return h.descriptor.kind == Kind.ARRAY ? Handle.ARRAY_SNAPSHOT : bytes;
+    }
+
     /** @return true if a committed container's contents differ from its snapshot */
     private boolean changed(Object c, Handle h) {
+        if (h.snapshot == Handle.ARRAY_SNAPSHOT) {
+            return !sameAsCopy(c, h.shallowCopy);
+        }
         final class Changed extends RuntimeException {
             private static final long serialVersionUID = 1L;
 
@@ -773,7 +785,7 @@ public final class Kernel implements PersistentStore {
                 throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the contents");
             }
             Handle h = registered[0] != null ? registered[0] : attachContainer(c, id, d);
-            h.snapshot = record;
+            h.snapshot = snapshot(h, record);
             untouch(c); // filling it touched it
             copyArray(h, c);
             return c;
@@ -814,7 +826,7 @@ public final class Kernel implements PersistentStore {
             Handle[] registered = new Handle[1];
             Object c = decoder.container(d, early -> registered[0] = attachContainer(early, id, d));
             Handle h = registered[0] != null ? registered[0] : attachContainer(c, id, d);
-            h.snapshot = Arrays.copyOfRange(in.buffer(), start, in.position());
+            h.snapshot = d.kind == Kind.ARRAY ? Handle.ARRAY_SNAPSHOT : Arrays.copyOfRange(in.buffer(), start, in.position());
             h.embedded = true;
             h.ownerId = filling;
             untouch(c);
@@ -1045,10 +1057,10 @@ public final class Kernel implements PersistentStore {
                 p.$perpetua$state(ObjectState.CLEAN);
             }
             for (int i = 0; i < containers.size(); i++) {
-                containers.get(i).snapshot = snapshots.get(i);
+                containers.get(i).snapshot = snapshot(containers.get(i), snapshots.get(i));
             }
             for (int i = 0; i < embeds.size(); i++) {
-                embeds.get(i).snapshot = embedBytes.get(i);
+                embeds.get(i).snapshot = snapshot(embeds.get(i), embedBytes.get(i));
             }
             for (Object c : compared) {
                 untouch(c);

@@ -62,6 +62,38 @@ class AbortTest {
     }
 
     @Test
+    void abortRestoresAReferenceArrayInPlace() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("owner");
+                n.any(new Node[] {new Node("a"), new Node("b")});
+                store.persist(n, "n");
+            });
+            Node n = store.fetch("n", Node.class);
+            Node[] array = (Node[]) n.any();
+            Node a = array[0];
+            Node b = array[1];
+
+            store.beginTransaction();
+            array[0] = new Node("stranger");
+            array[1] = null;
+            store.abortTransaction();
+
+            assertSame(array, n.any(), "the same array object");
+            assertSame(a, array[0], "its committed elements, by identity");
+            assertSame(b, array[1]);
+            assertEquals("b", array[1].name());
+            store.inTransaction(() -> array[1] = a);
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node[] array = (Node[]) store.fetch("n", Node.class).any();
+            assertEquals("a", array[0].name());
+            assertSame(array[0], array[1], "a change after the abort is committed as usual");
+        }
+    }
+
+    @Test
     void abortUndoesUnbind() {
         try (PersistentStore store = TestStores.open(TestStores.newUri())) {
             store.inTransaction(() -> store.persist(new Node("n"), "n"));
