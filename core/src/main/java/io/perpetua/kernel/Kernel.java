@@ -255,12 +255,12 @@ public final class Kernel implements PersistentStore {
                 } else {
                     p.$perpetua$state(ObjectState.HOLLOW); // refilled from the store on next touch
                 }
-            } else if (h.snapshot == null) {
+            } else if (((ContainerHandle) h).snapshot == null) {
                 table.remove(h);
             }
         }
         pending.clear();
-        for (Handle h : table.liveContainers()) {
+        for (ContainerHandle h : table.liveContainers()) {
             restoreContainer(h);
         }
         boundInTransaction.clear();
@@ -274,7 +274,7 @@ public final class Kernel implements PersistentStore {
     }
 
     /** Puts back the committed contents of a container changed in place. */
-    private void restoreContainer(Handle h) {
+    private void restoreContainer(ContainerHandle h) {
         Object c = h.get();
         if (c == null || h.snapshot == null || !Containers.mutable(h.descriptor.kind) || unchanged(c, h)) {
             return;
@@ -283,7 +283,7 @@ public final class Kernel implements PersistentStore {
             untouch(c);
             return;
         }
-        if (h.snapshot == Handle.ARRAY_SNAPSHOT) {
+        if (h.snapshot == ContainerHandle.ARRAY_SNAPSHOT) {
             System.arraycopy(h.shallowCopy, 0, c, 0, java.lang.reflect.Array.getLength(c));
             return;
         }
@@ -345,7 +345,7 @@ public final class Kernel implements PersistentStore {
     }
 
     /** Remembers what an array holds now, for {@link #sameAsCopy}. */
-    private static void copyArray(Handle h, Object array) {
+    private static void copyArray(ContainerHandle h, Object array) {
         // clone() per array type: this runs for every array read or committed, and
         // Array.newInstance would make it a reflective call each time
         if (array instanceof Object[] a) {
@@ -375,7 +375,7 @@ public final class Kernel implements PersistentStore {
     }
 
     /** @return true if a committed container certainly equals its stored form, without encoding it */
-    private static boolean unchanged(Object container, Handle h) {
+    private static boolean unchanged(Object container, ContainerHandle h) {
         return untouched(container) || (container.getClass().isArray() && sameAsCopy(container, h.shallowCopy));
     }
 
@@ -386,13 +386,13 @@ public final class Kernel implements PersistentStore {
     }
 
     /** @return what a container's handle keeps of its committed body {@code bytes} */
-    private static byte[] snapshot(Handle h, byte[] bytes) {
-        return h.descriptor.kind == Kind.ARRAY ? Handle.ARRAY_SNAPSHOT : bytes;
+    private static byte[] snapshot(ContainerHandle h, byte[] bytes) {
+        return h.descriptor.kind == Kind.ARRAY ? ContainerHandle.ARRAY_SNAPSHOT : bytes;
     }
 
     /** @return true if a committed container's contents differ from its snapshot */
-    private boolean changed(Object c, Handle h) {
-        if (h.snapshot == Handle.ARRAY_SNAPSHOT) {
+    private boolean changed(Object c, ContainerHandle h) {
+        if (h.snapshot == ContainerHandle.ARRAY_SNAPSHOT) {
             return !sameAsCopy(c, h.shallowCopy);
         }
         final class Changed extends RuntimeException {
@@ -414,7 +414,7 @@ public final class Kernel implements PersistentStore {
             @Override
             public long container(Object container, Kind kind, PathNode parent, String field, int index,
                                   boolean direct) {
-                Handle ch = table.container(container);
+                ContainerHandle ch = table.container(container);
                 if (ch == null) {
                     throw new Changed();
                 }
@@ -468,7 +468,7 @@ public final class Kernel implements PersistentStore {
             kind = Kind.VALUE;
         }
         if (table.container(object) == null) {
-            Handle h = attachContainer(object, newId(), kind);
+            ContainerHandle h = attachContainer(object, newId(), kind);
             pending.put(object, h);
         }
     }
@@ -507,7 +507,7 @@ public final class Kernel implements PersistentStore {
     }
 
     private Handle attach(Persistent p, long id, byte state) {
-        Handle h = new Handle(this, p, id, false, table.queue());
+        Handle h = new Handle(this, p, id, table.queue());
         p.$perpetua$handle(h);
         p.$perpetua$state(state);
         table.put(h);
@@ -515,14 +515,14 @@ public final class Kernel implements PersistentStore {
     }
 
     /** Attaches a container the program made, describing it as {@code kind}. */
-    private Handle attachContainer(Object c, long id, Kind kind) {
+    private ContainerHandle attachContainer(Object c, long id, Kind kind) {
         return attachContainer(c, id, kind == Kind.VALUE ? classes.descriptor(Kind.VALUE, "value", List.of())
                 : classes.descriptor(kind, Containers.storedClass(c)));
     }
 
     /** Attaches a container, read or made, with the descriptor it is (or will be) stored with. */
-    private Handle attachContainer(Object c, long id, ClassDescriptor descriptor) {
-        Handle h = new Handle(this, c, id, true, table.queue());
+    private ContainerHandle attachContainer(Object c, long id, ClassDescriptor descriptor) {
+        ContainerHandle h = new ContainerHandle(this, c, id, table.queue());
         h.descriptor = descriptor;
         table.put(h);
         return h;
@@ -778,13 +778,13 @@ public final class Kernel implements PersistentStore {
             if (!d.kind.hasRecords() || d.kind == Kind.OBJECT) {
                 throw new ByteIn.MalformedRecord("the record is of " + d + ", not a container");
             }
-            Handle[] registered = new Handle[1];
+            ContainerHandle[] registered = new ContainerHandle[1];
             Object c = new RecordDecoder(classes, resolve, strings).reset(in, location, id)
                     .container(d, early -> registered[0] = attachContainer(early, id, d));
             if (!in.atEnd()) {
                 throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the contents");
             }
-            Handle h = registered[0] != null ? registered[0] : attachContainer(c, id, d);
+            ContainerHandle h = registered[0] != null ? registered[0] : attachContainer(c, id, d);
             h.snapshot = snapshot(h, record);
             untouch(c); // filling it touched it
             copyArray(h, c);
@@ -823,10 +823,10 @@ public final class Kernel implements PersistentStore {
                 decoder.container(d, x -> { }); // read past the bytes: the resident container wins
                 return resident;
             }
-            Handle[] registered = new Handle[1];
+            ContainerHandle[] registered = new ContainerHandle[1];
             Object c = decoder.container(d, early -> registered[0] = attachContainer(early, id, d));
-            Handle h = registered[0] != null ? registered[0] : attachContainer(c, id, d);
-            h.snapshot = d.kind == Kind.ARRAY ? Handle.ARRAY_SNAPSHOT : Arrays.copyOfRange(in.buffer(), start, in.position());
+            ContainerHandle h = registered[0] != null ? registered[0] : attachContainer(c, id, d);
+            h.snapshot = d.kind == Kind.ARRAY ? ContainerHandle.ARRAY_SNAPSHOT : Arrays.copyOfRange(in.buffer(), start, in.position());
             h.embedded = true;
             h.ownerId = filling;
             untouch(c);
@@ -849,15 +849,15 @@ public final class Kernel implements PersistentStore {
         /** Handles made by this commit's walk, undone if it fails. */
         private final List<Handle> assigned = new ArrayList<>();
         private final List<Persistent> written = new ArrayList<>();
-        private final List<Handle> containers = new ArrayList<>();
+        private final List<ContainerHandle> containers = new ArrayList<>();
         private final List<byte[]> snapshots = new ArrayList<>();
         /** Every container this commit encoded: untouched once the commit succeeds. */
         private final List<Object> compared = new ArrayList<>();
         /** Containers embedded by this commit, and their bytes: their snapshots once it succeeds. */
-        private final List<Handle> embeds = new ArrayList<>();
+        private final List<ContainerHandle> embeds = new ArrayList<>();
         private final List<byte[]> embedBytes = new ArrayList<>();
         /** Containers promoted to records of their own, with what to restore if the commit fails. */
-        private final List<Handle> promoted = new ArrayList<>();
+        private final List<ContainerHandle> promoted = new ArrayList<>();
         private final List<Object[]> promotedWas = new ArrayList<>();
         /** The id of the object being encoded, 0 while a container is. */
         private long writing;
@@ -901,7 +901,7 @@ public final class Kernel implements PersistentStore {
          */
         private void scanContainers() {
             for (int i = 0, n = table.containerCount(); i < n; i++) {
-                Handle h = table.containerAt(i);
+                ContainerHandle h = table.containerAt(i);
                 if (h.snapshot == null || !Containers.mutable(h.descriptor.kind)) {
                     continue;
                 }
@@ -936,7 +936,7 @@ public final class Kernel implements PersistentStore {
                 written.add(p);
                 return;
             }
-            Handle h = table.container(o);
+            ContainerHandle h = table.container(o);
             byte[] record = encoder.container(o, h.descriptor.kind, path);
             compared.add(o);
             if (h.embedded) {
@@ -978,7 +978,7 @@ public final class Kernel implements PersistentStore {
         public long container(Object container, Kind kind, PathNode parent, String field, int index,
                               boolean direct) {
             boolean embed = direct && writing != 0;
-            Handle h = table.container(container);
+            ContainerHandle h = table.container(container);
             if (h == null) {
                 h = attachContainer(container, newId(), kind);
                 assigned.add(h);
@@ -1008,7 +1008,7 @@ public final class Kernel implements PersistentStore {
         }
 
         /** A second referrer: the container gets a record of its own, and its owner loses it. */
-        private void promote(Handle h, Object container, PathNode path) {
+        private void promote(ContainerHandle h, Object container, PathNode path) {
             promoted.add(h);
             promotedWas.add(new Object[] {h.ownerId, h.snapshot});
             long owner = h.ownerId;
@@ -1034,7 +1034,7 @@ public final class Kernel implements PersistentStore {
 
         void rollback() {
             for (int i = 0; i < promoted.size(); i++) {
-                Handle h = promoted.get(i);
+                ContainerHandle h = promoted.get(i);
                 h.embedded = true;
                 h.ownerId = (Long) promotedWas.get(i)[0];
                 h.snapshot = (byte[]) promotedWas.get(i)[1];
@@ -1064,7 +1064,7 @@ public final class Kernel implements PersistentStore {
             }
             for (Object c : compared) {
                 untouch(c);
-                Handle h = table.container(c);
+                ContainerHandle h = table.container(c);
                 if (h != null) {
                     copyArray(h, c);
                 }

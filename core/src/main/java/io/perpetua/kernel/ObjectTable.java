@@ -28,7 +28,7 @@ final class ObjectTable {
      * instead of the identity map's buckets, without copying it into a list first, cut the
      * Java samples of OO1 small's insert runs (about 40,000 resident arrays) by more than half.
      */
-    private Handle[] dense = new Handle[64];
+    private ContainerHandle[] dense = new ContainerHandle[64];
     private int denseCount;
 
     ReferenceQueue<Object> queue() {
@@ -50,32 +50,34 @@ final class ObjectTable {
     /** Adds a handle; it replaces any handle of the same id (one whose object was collected). */
     void put(Handle h) {
         Handle old = byId.putById(h);
-        if (old != null && old.container) {
-            removeContainer(old);
+        if (old instanceof ContainerHandle c) {
+            removeContainer(c);
         }
-        if (h.container) {
+        if (h instanceof ContainerHandle c) {
             if (denseCount == dense.length) {
                 dense = Arrays.copyOf(dense, denseCount * 2);
             }
-            h.slot = denseCount;
-            dense[denseCount++] = h;
-            containers.add(h);
+            c.slot = denseCount;
+            dense[denseCount++] = c;
+            containers.add(c);
         }
     }
 
     /** @return the handle of a persistent container, or null if it is not persistent here */
-    Handle container(Object container) {
-        return containers.byIdentity(container);
+    ContainerHandle container(Object container) {
+        return (ContainerHandle) containers.byIdentity(container);
     }
 
     void remove(Handle h) {
         byId.removeById(h);
-        removeContainer(h);
+        if (h instanceof ContainerHandle c) {
+            removeContainer(c);
+        }
     }
 
-    private void removeContainer(Handle h) {
-        if (h.container && h.slot >= 0) {
-            Handle last = dense[--denseCount];
+    private void removeContainer(ContainerHandle h) {
+        if (h.slot >= 0) {
+            ContainerHandle last = dense[--denseCount];
             dense[h.slot] = last;
             last.slot = h.slot;
             dense[denseCount] = null;
@@ -92,8 +94,8 @@ final class ObjectTable {
     }
 
     /** @return the live container handles, a snapshot */
-    List<Handle> liveContainers() {
-        List<Handle> out = new ArrayList<>(denseCount);
+    List<ContainerHandle> liveContainers() {
+        List<ContainerHandle> out = new ArrayList<>(denseCount);
         for (int i = 0; i < denseCount; i++) {
             if (!dense[i].refersTo(null)) {
                 out.add(dense[i]);
@@ -111,7 +113,7 @@ final class ObjectTable {
     }
 
     /** @return the container handle at an index below {@link #containerCount()}; its object may be gone */
-    Handle containerAt(int index) {
+    ContainerHandle containerAt(int index) {
         return dense[index];
     }
 
@@ -142,7 +144,7 @@ final class ObjectTable {
         }
 
         private long keyOf(Handle h) {
-            return byIdentity ? h.identityHash : h.id();
+            return byIdentity ? ((ContainerHandle) h).identityHash : h.id();
         }
 
         Handle get(long id) {
