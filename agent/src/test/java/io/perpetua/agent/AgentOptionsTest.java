@@ -50,11 +50,11 @@ class AgentOptionsTest {
         for (String name : List.of("java/lang/String", "javax/swing/JFrame", "jdk/internal/Foo", "sun/misc/Unsafe",
                 "com/sun/Foo", "io/perpetua/Perpetua", "io/perpetua/runtime/Residency", "io/perpetua/kernel/Kernel",
                 "io/perpetua/spi/Backend", "io/perpetua/memory/X", "io/perpetua/agent/shaded/asm/ClassReader",
-                "io/perpetua/store/file/FileBackend")) {
+                "io/perpetua/store/file/FileBackend", "org/rocksdb/RocksDB", "org/rocksdb/util/Environment")) {
             assertTrue(all.reject(name) != null, name);
         }
         for (String name : List.of("io/perpetua/samples/Shop", "io/perpetua/benchmarks/oo1/Part", "com/acme/Order",
-                "Main")) {
+                "Main", "org/rocksdbx/Fork")) {
             assertNull(all.reject(name), name);
         }
         ClassFilter some = new ClassFilter(List.of("com.acme"), List.of("com.acme.gen", "com.acme.Skip"));
