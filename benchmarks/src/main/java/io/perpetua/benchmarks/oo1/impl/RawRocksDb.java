@@ -48,10 +48,6 @@ public final class RawRocksDb implements Implementation {
     private WriteBatch pending;
     private final byte[] key = new byte[4];
 
-    static {
-        RocksDB.loadLibrary();
-    }
-
     @Override
     public String version() {
         return "RocksDB " + RocksDB.rocksdbVersion();
@@ -64,6 +60,11 @@ public final class RawRocksDb implements Implementation {
 
     @Override
     public void initiate(Path directory) throws RocksDBException {
+        // Here, inside the timed open, as PersistentStore.open loads it for the Perpetua rows:
+        // loading the native library is about 0.15 s of a fresh JVM's first open. (It was in a
+        // static initializer, run before the timer: the raw row's open and load were timed
+        // without it and the Perpetua rows' with it.)
+        RocksDB.loadLibrary();
         options = new Options().setCreateIfMissing(true);
         syncWrite = new WriteOptions().setSync(true);
         db = RocksDB.open(options, directory.toString());
