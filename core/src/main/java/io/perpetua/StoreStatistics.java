@@ -4,10 +4,12 @@ package io.perpetua;
  * Figures about a store: what it holds (computed by the backend when asked) and what this
  * session has done with it (counted since the store was opened).
  *
- * @param objects how many object records the store holds
+ * @param objects how many object records the store holds (a small object stored inside the
+ *                record of the object it hangs from, as a satellite, has no record of its own)
  * @param names how many names are bound (as committed)
  * @param bytesOnDisk the space the store takes on disk; 0 for an in-memory store
- * @param recordsRead records read from the backend since open (each fault-in reads one)
+ * @param recordsRead records read from the backend since open (each fault-in reads one; a
+ *                    satellite's fault-in reads its home's record)
  * @param recordsWritten records written by commits since open
  * @param commits commits since open that wrote something
  * @param residentObjects objects the kernel's object table tracks now (including hollow ones

@@ -103,6 +103,11 @@ final class ByteIn {
         return (v >>> 1) ^ -(v & 1);
     }
 
+    /** Moves past {@code n} bytes, which the caller has checked are there. */
+    void skip(int n) {
+        pos += n;
+    }
+
     int readFixedInt() {
         return (readByte() & 0xFF) << 24 | (readByte() & 0xFF) << 16 | (readByte() & 0xFF) << 8 | (readByte() & 0xFF);
     }

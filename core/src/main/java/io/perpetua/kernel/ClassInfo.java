@@ -18,14 +18,22 @@ final class ClassInfo {
     final java.lang.invoke.MethodHandle recordConstructor;
     /** For records: accessors of the components, in declaration order; else null. */
     final java.lang.invoke.MethodHandle[] recordAccessors;
+    /**
+     * For a rewritten class: true if no persistent field can hold a container (none is an
+     * array, a collection, a map, an interface or {@code Object}), so that its instances may be
+     * stored as {@link Satellites satellites}.
+     */
+    final boolean leaf;
 
     ClassInfo(Class<?> type, ClassDescriptor descriptor, HollowFactory factory,
-              java.lang.invoke.MethodHandle recordConstructor, java.lang.invoke.MethodHandle[] recordAccessors) {
+              java.lang.invoke.MethodHandle recordConstructor, java.lang.invoke.MethodHandle[] recordAccessors,
+              boolean leaf) {
         this.type = type;
         this.descriptor = descriptor;
         this.factory = factory;
         this.recordConstructor = recordConstructor;
         this.recordAccessors = recordAccessors;
+        this.leaf = leaf;
     }
 
     List<ClassDescriptor.Field> fields() {

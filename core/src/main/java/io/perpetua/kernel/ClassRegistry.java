@@ -170,7 +170,7 @@ final class ClassRegistry {
             // the factory is looked up here, not kept in the layout: a class registers it when initialized
             HollowFactory factory = layout.kind == ClassDescriptor.Kind.OBJECT && !Modifier.isAbstract(type.getModifiers())
                     ? PersistentClasses.factory(type) : null;
-            info = new ClassInfo(type, d, factory, layout.recordConstructor, layout.recordAccessors);
+            info = new ClassInfo(type, d, factory, layout.recordConstructor, layout.recordAccessors, layout.leaf);
             infos.put(type, info);
         }
         return info;
@@ -182,10 +182,11 @@ final class ClassRegistry {
      * showed as an eighth of the cold fault-ins measured right after an open.
      */
     private record Layout(ClassDescriptor.Kind kind, List<ClassDescriptor.Field> fields,
-                          MethodHandle recordConstructor, MethodHandle[] recordAccessors, String refusal) {
+                          MethodHandle recordConstructor, MethodHandle[] recordAccessors, boolean leaf,
+                          String refusal) {
 
         static Layout refused(String why) {
-            return new Layout(null, null, null, null, why);
+            return new Layout(null, null, null, null, false, why);
         }
     }
 
@@ -202,6 +203,7 @@ final class ClassRegistry {
             levels.add(0, c);
         }
         List<ClassDescriptor.Field> fields = new ArrayList<>();
+        boolean leaf = true;
         for (Class<?> level : levels) {
             List<Field> declared = persistentFields(level);
             if (!declared.isEmpty() && !declaresWriter(level)) {
@@ -210,9 +212,10 @@ final class ClassRegistry {
             }
             for (Field f : declared) {
                 fields.add(new ClassDescriptor.Field(level.getName(), f.getName(), typeCode(f.getType())));
+                leaf &= cannotHoldContainer(f.getType());
             }
         }
-        return new Layout(ClassDescriptor.Kind.OBJECT, List.copyOf(fields), null, null, null);
+        return new Layout(ClassDescriptor.Kind.OBJECT, List.copyOf(fields), null, null, leaf, null);
     }
 
     private static Layout recordLayout(Class<?> type) {
@@ -231,10 +234,16 @@ final class ClassRegistry {
             MethodHandle ctor = lookup.findConstructor(type, MethodType.methodType(void.class, types))
                     .asType(MethodType.methodType(Object.class, types).generic())
                     .asSpreader(Object[].class, components.length);
-            return new Layout(ClassDescriptor.Kind.RECORD, List.copyOf(fields), ctor, accessors, null);
+            return new Layout(ClassDescriptor.Kind.RECORD, List.copyOf(fields), ctor, accessors, false, null);
         } catch (ReflectiveOperationException | RuntimeException e) {
             return Layout.refused("the record's canonical constructor or accessors are not accessible to Perpetua (" + e + ")");
         }
+    }
+
+    /** @return true if a field of this declared type can hold neither an array nor a collection or map */
+    private static boolean cannotHoldContainer(Class<?> t) {
+        return !(t.isArray() || t.isInterface() || t == Object.class
+                || java.util.Collection.class.isAssignableFrom(t) || Map.class.isAssignableFrom(t));
     }
 
     /** Persistent fields of one class level, in layout order (by name). */

@@ -13,6 +13,12 @@ import java.lang.ref.ReferenceQueue;
  */
 class Handle extends ObjectHandle {
     final Kernel kernel;
+    /**
+     * For a rewritten object: how many {@link Satellites satellites} its record holds (they are
+     * numbered 1 to this), known once it was filled or written. It fits in the padding of the
+     * object, so it costs no memory.
+     */
+    int satellites;
 
     Handle(Kernel kernel, Object referent, long id, ReferenceQueue<Object> queue) {
         super(referent, id, queue);

@@ -6,6 +6,7 @@ import io.perpetua.NotPersistableException;
 import io.perpetua.PersistentStore;
 import io.perpetua.PersistentStoreException;
 import io.perpetua.IncompatibleClassChangeException;
+import io.perpetua.StorageException;
 import io.perpetua.StoreClosedException;
 import io.perpetua.StoreStatistics;
 import io.perpetua.TransactionStateException;
@@ -535,6 +536,9 @@ public final class Kernel implements PersistentStore {
             nextId = backend.allocateIds(n);
             idLimit = nextId + n;
         }
+        if (nextId > Satellites.MAX_HOME) {
+            throw new StorageException(location + " has used every object id below 2^" + Satellites.SHIFT, null);
+        }
         return nextId++;
     }
 
@@ -571,9 +575,12 @@ public final class Kernel implements PersistentStore {
         Object o = table.object(id);
         if (o != null) {
             if (o instanceof Persistent p && p.$perpetua$state() == ObjectState.HOLLOW) {
-                fill(p, id, read(id));
+                fault(p, id);
             }
             return o;
+        }
+        if (Satellites.isSatellite(id)) {
+            return loadSatellite(id);
         }
         byte[] record = read(id);
         ByteIn in = new ByteIn(record);
@@ -681,7 +688,88 @@ public final class Kernel implements PersistentStore {
         }
         checkOpen();
         table.expunge();
-        fill(p, h.id(), read(h.id()));
+        fault(p, h.id());
+    }
+
+    /** Fills a hollow object from the store: from its own record, or from its home's. */
+    private void fault(Persistent p, long id) {
+        if (Satellites.isSatellite(id)) {
+            loadSatellite(id);
+        } else {
+            fill(p, id, read(id));
+        }
+    }
+
+    /**
+     * Reads a satellite's home record and fills what it holds: the home too if it is hollow
+     * (one read brings in both), else the satellites that are hollow or not resident.
+     *
+     * @return the satellite, resident and filled
+     */
+    private Persistent loadSatellite(long id) {
+        long homeId = Satellites.home(id);
+        byte[] record = read(homeId);
+        Object resident = table.object(homeId);
+        Persistent home;
+        if (resident instanceof Persistent p) {
+            home = p;
+        } else if (resident == null) {
+            home = newShell(objectDescriptor(homeId, record), homeId);
+        } else {
+            throw new CorruptStoreException(where(id), "its home #" + homeId + " is a container", null);
+        }
+        try {
+            if (home.$perpetua$state() == ObjectState.HOLLOW) {
+                fill(home, homeId, record);
+            } else {
+                fillSatellites(home, homeId, record, Satellites.bodyEnd(record));
+            }
+        } catch (ByteIn.MalformedRecord m) {
+            throw new CorruptStoreException(where(homeId), m.getMessage(), null);
+        }
+        if (!(table.object(id) instanceof Persistent s) || s.$perpetua$state() == ObjectState.HOLLOW) {
+            throw new CorruptStoreException(where(id), "its home's record #" + homeId + " does not hold it", null);
+        }
+        return s;
+    }
+
+    /**
+     * Fills the satellites of a home from its record: those not resident become resident, the
+     * hollow ones are filled, and the others (filled, perhaps changed) are left alone.
+     */
+    private void fillSatellites(Persistent home, long homeId, byte[] record, int bodyEnd) {
+        int highest = 0;
+        for (Satellites.Entry e : Satellites.entries(record, bodyEnd)) {
+            long sid = Satellites.id(homeId, e.k());
+            Object resident = table.object(sid);
+            Persistent s;
+            if (resident == null) {
+                s = newShell(classes.byId(new ByteIn(record, e.from(), e.to()).readVarInt(), location, sid), sid);
+            } else if (resident instanceof Persistent p) {
+                s = p;
+            } else {
+                throw new ByteIn.MalformedRecord("satellite #" + sid + " is resident as a container");
+            }
+            if (s.$perpetua$state() == ObjectState.HOLLOW) {
+                fill(s, sid, record, e.from(), e.to());
+            }
+            highest = Math.max(highest, e.k());
+        }
+        ((Handle) home.$perpetua$handle()).satellites = highest;
+    }
+
+    /** @return the descriptor an object record starts with, which must be a rewritten class's */
+    private ClassDescriptor objectDescriptor(long id, byte[] record) {
+        ClassDescriptor d;
+        try {
+            d = classes.byId(new ByteIn(record).readVarInt(), location, id);
+        } catch (ByteIn.MalformedRecord m) {
+            throw new CorruptStoreException(where(id), m.getMessage(), null);
+        }
+        if (d.kind != Kind.OBJECT) {
+            throw new CorruptStoreException(where(id), "the record is of " + d + ", not of an object", null);
+        }
+        return d;
     }
 
     /** Marks an object dirty, filling it first if hollow: the slow path of the write check. */
@@ -711,10 +799,18 @@ public final class Kernel implements PersistentStore {
     }
 
     private void fill(Persistent p, long id, byte[] record) {
+        fill(p, id, record, 0, record.length);
+    }
+
+    /**
+     * Fills an object from its body at {@code record[from, to)}: a record of its own (then
+     * followed by its satellites, if any) or a satellite's entry in its home's record.
+     */
+    private void fill(Persistent p, long id, byte[] record, int from, int to) {
         long outer = filling;
         filling = id;
         try {
-            ByteIn in = new ByteIn(record);
+            ByteIn in = new ByteIn(record, from, to);
             ClassDescriptor stored = classes.byId(in.readVarInt(), location, id);
             if (stored.kind != Kind.OBJECT || !stored.className.equals(p.getClass().getName())) {
                 throw new CorruptStoreException(where(id), "the record is of " + stored + " but the object is a "
@@ -724,11 +820,15 @@ public final class Kernel implements PersistentStore {
             RecordDecoder decoder = new RecordDecoder(classes, resolve, strings).reset(in, location, id);
             RecordReader reader = stored == info.descriptor ? decoder : decoder.evolved(stored, info.descriptor);
             p.$perpetua$read(reader);
-            if (!in.atEnd()) {
+            boolean hasSatellites = !in.atEnd() && from == 0 && to == record.length;
+            if (!in.atEnd() && !hasSatellites) {
                 throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the last field");
             }
             VarHandle.releaseFence(); // the fields are written before the state says so
             p.$perpetua$state(ObjectState.CLEAN);
+            if (hasSatellites) {
+                fillSatellites(p, id, record, in.position());
+            }
         } catch (ByteIn.MalformedRecord m) {
             throw new CorruptStoreException(where(id), m.getMessage(), null);
         } catch (ClassCastException e) {
@@ -861,6 +961,10 @@ public final class Kernel implements PersistentStore {
         private final List<Object[]> promotedWas = new ArrayList<>();
         /** The id of the object being encoded, 0 while a container is. */
         private long writing;
+        /** The handle of the object being encoded while it may take satellites, else null. */
+        private Handle writingHome;
+        /** Homes that took satellites in this commit, with their counts before: restored if it fails. */
+        private final Map<Handle, Integer> homesBefore = new IdentityHashMap<>();
 
         WriteSet build() {
             Map<Object, String> labels = new IdentityHashMap<>();
@@ -924,13 +1028,24 @@ public final class Kernel implements PersistentStore {
 
         private void write(Object o, PathNode path) {
             if (o instanceof Persistent p) {
+                Handle ph = (Handle) p.$perpetua$handle();
+                long id = ph.id();
+                if (Satellites.isSatellite(id)) {
+                    rewriteOwner(Satellites.home(id)); // its home's record holds it: that is written, with it
+                    return;
+                }
                 ClassInfo info = checkStorable(p.getClass(), path);
-                writing = p.$perpetua$handle().id();
+                writing = id;
+                writingHome = ph;
                 byte[] record = encoder.object(p, info, path);
+                writingHome = null;
+                if (ph.satellites > 0) {
+                    record = withSatellites(ph, record);
+                }
                 if (p.$perpetua$state() == ObjectState.NEW) {
-                    writes.put(writing, record);
+                    writes.put(id, record);
                 } else {
-                    writes.replace(writing, record); // read or committed before: it has a record
+                    writes.replace(id, record); // read or committed before: it has a record
                 }
                 writing = 0;
                 written.add(p);
@@ -966,12 +1081,64 @@ public final class Kernel implements PersistentStore {
                 handleOf(object, parent.render() + PathNode.step(field, index)); // another store's: throws
             }
             PathNode path = parent.child(field, index);
-            checkStorable(object.getClass(), path);
+            ClassInfo info = checkStorable(object.getClass(), path);
+            Handle home = writingHome;
+            if (field == null && home != null && info.leaf && home.satellites < Satellites.MAX) {
+                // an element of a container embedded in the home's record: stored in that record
+                homesBefore.putIfAbsent(home, home.satellites);
+                Handle h = attach(object, Satellites.id(home.id(), ++home.satellites), ObjectState.NEW);
+                assigned.add(h);
+                pending.put(object, h);
+                return h.id();
+            }
             Handle h = attach(object, newId(), ObjectState.NEW);
             assigned.add(h);
             pending.put(object, h);
             enqueue(object, path);
             return h.id();
+        }
+
+        /**
+         * A home's record: its body, then each of its satellites (the resident ones encoded
+         * now, the others as its stored record has them), then the trailer.
+         */
+        private byte[] withSatellites(Handle home, byte[] body) {
+            ByteOut out = new ByteOut(body.length + 32 * home.satellites + 8);
+            out.writeBytes(body);
+            out.writeVarInt(home.satellites);
+            byte[] stored = null;
+            Satellites.Entry[] storedEntries = null;
+            for (int k = 1; k <= home.satellites; k++) {
+                long sid = Satellites.id(home.id(), k);
+                byte[] bytes = null;
+                if (table.object(sid) instanceof Persistent s && s.$perpetua$state() != ObjectState.HOLLOW) {
+                    PathNode path = PathNode.root(s.getClass(), sid);
+                    writing = sid;
+                    bytes = encoder.object(s, checkStorable(s.getClass(), path), path);
+                    written.add(s);
+                } else {
+                    if (stored == null) {
+                        stored = read(home.id());
+                        try {
+                            storedEntries = Satellites.entries(stored, Satellites.bodyEnd(stored));
+                        } catch (ByteIn.MalformedRecord m) {
+                            throw new CorruptStoreException(where(home.id()), m.getMessage(), null);
+                        }
+                    }
+                    for (Satellites.Entry e : storedEntries) {
+                        if (e.k() == k) {
+                            bytes = Arrays.copyOfRange(stored, e.from(), e.to());
+                        }
+                    }
+                    if (bytes == null) {
+                        throw new CorruptStoreException(where(sid), "its home's record #" + home.id() + " does not hold it", null);
+                    }
+                }
+                Satellites.writeSatellite(out, k, bytes);
+            }
+            writing = home.id();
+            out.writeFixedInt(body.length);
+            return out.toByteArray();
         }
 
         @Override
@@ -1033,6 +1200,7 @@ public final class Kernel implements PersistentStore {
         }
 
         void rollback() {
+            homesBefore.forEach((home, count) -> home.satellites = count);
             for (int i = 0; i < promoted.size(); i++) {
                 ContainerHandle h = promoted.get(i);
                 h.embedded = true;

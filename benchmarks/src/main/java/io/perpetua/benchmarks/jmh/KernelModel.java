@@ -28,9 +28,6 @@ public interface KernelModel {
     /** @return part {@code id} (1..count), without touching it: hollow if it was never read */
     Object part(int id);
 
-    /** @return the connections of part {@code id}, read from it (this faults the part in) */
-    Object[] connections(int id);
-
     /** Reads x, y and type of part {@code id}: one fault-in if it is hollow. @return a digest of them */
     long touch(int id);
 

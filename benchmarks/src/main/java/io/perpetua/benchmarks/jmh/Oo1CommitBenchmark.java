@@ -34,17 +34,19 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>Perpetua ({@code rocksdb}, {@code file}): creates the 100 parts and 300 connections,
  *       appends each connection to its target's incoming array, adds the parts to the index,
- *       and commits. The commit writes 100 parts, 300 connections, each changed target (about
- *       300), the changed index chunk(s) and the root: about 700 records.</li>
- *   <li>{@code raw} ({@link RawOo1}): encodes the same records by hand (same count, similar
- *       sizes: part 58 bytes against Perpetua's 65, connection 22 against 23, chunk 4,096
- *       against 4,209) and writes them in one synced {@code WriteBatch}, on a database with the
- *       table settings of perpetua-store-rocksdb.</li>
+ *       and commits. The commit writes the 100 parts, each changed target (each also holding
+ *       its new incoming connections as satellites, up to 16 a part; the connections beyond
+ *       that get records of their own), the changed index chunk(s) and the root.</li>
+ *   <li>{@code raw} ({@link RawOo1}): encodes the new parts holding their connections, the
+ *       changed targets, the chunk and the root by hand and writes them in one synced
+ *       {@code WriteBatch}, on a database with the table settings of
+ *       perpetua-store-rocksdb.</li>
  * </ul>
- * The record counts of both sides are printed at the end of each fork ("records per commit"),
- * so that the claim "the same records" is checked on every run. Each side keeps what it made
- * resident (Perpetua's objects stay reachable from the resident index, as in an application),
- * so the database grows by 100 parts per operation (6,000 over a default run).
+ * The record counts of both sides are printed at the end of each fork ("records per commit"):
+ * about 300 for raw; more for Perpetua, whose inserts all target the newest parts, which reach
+ * 16 satellites and then store further connections as records of their own. Each side keeps
+ * what it made resident (Perpetua's objects stay reachable from the resident index, as in an
+ * application), so the database grows by 100 parts per operation (6,000 over a default run).
  *
  * <p>Target (store-rocksdb issue): {@code rocksdb / raw ≤ 2}; the file store against the same
  * baseline. Run: {@code java -jar benchmarks/target/benchmarks.jar Oo1CommitBenchmark}.

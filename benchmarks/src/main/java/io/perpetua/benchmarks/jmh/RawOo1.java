@@ -13,18 +13,22 @@ import java.util.SplittableRandom;
 
 /**
  * The OO1 database written by hand on the RocksDB API, record for record as Perpetua stores the
- * model of {@code kernel}: one record per part, per connection, per index chunk and one for the
- * root, under 8-byte big-endian keys handed out in order. Layouts (big-endian ints; type strings
- * as 10 ISO-8859-1 bytes, padded), sized like Perpetua's records of the same objects:
+ * model of {@code kernel}: one record per part, holding connections (Perpetua keeps each
+ * connection in the record of one of the two parts it joins, as a satellite; here, its source),
+ * per index chunk and one for the root, under 8-byte big-endian keys handed out in order.
+ * Layouts (big-endian ints; type strings as 10 ISO-8859-1 bytes, padded):
  * <pre>
  *   part        id, x, y (4 each), build (8), type (10), 3 outgoing connection keys (4 each),
- *               incoming count n (4), n incoming connection keys (4 each)    46 + 4n bytes
- *   connection  from part key, to part key, length (4 each), type (10)       22 bytes
- *   chunk       1,024 part keys (4 each, 0 for none)                         4,096 bytes
- *   root        part count (4), chunk keys (4 each)                          4 + 4c bytes
+ *               incoming count n (4), n incoming connection keys (4 each),
+ *               then its 3 outgoing connections: from, to, length (4 each), type (10)
+ *                                                                   46 + 4n + 3 * 22 bytes
+ *   chunk       1,024 part keys (4 each, 0 for none)                4,096 bytes
+ *   root        part count (4), chunk keys (4 each)                 4 + 4c bytes
  * </pre>
- * (Perpetua's, measured by {@link FaultInBenchmark}'s setup: part 65, connection 23, chunk
- * 4,209, root 80 bytes.) Not thread-safe; owns its database.
+ * An insert writes as many records as Perpetua's commit: the new parts (here with their
+ * connections; in Perpetua the connections go into the targets' records, which both sides
+ * rewrite anyway for their incoming lists), the targets, the chunk and the root. Not
+ * thread-safe; owns its database.
  */
 final class RawOo1 implements AutoCloseable {
     private static final int CHUNK = 1024;
@@ -66,12 +70,11 @@ final class RawOo1 implements AutoCloseable {
             records[id] = part(id, random);
             addToIndex(id);
         }
-        Map<Integer, byte[]> connections = new LinkedHashMap<>();
         for (int id = 1; id <= parts; id++) {
             for (int k = 0; k < 3; k++) {
                 int t = KernelFixtures.target(random, id, parts);
                 int c = nextKey++;
-                connections.put(c, connection(partKey[id], partKey[t], random));
+                records[id] = withConnection(records[id], connection(partKey[id], partKey[t], random));
                 putInt(records[id], 30 + 4 * k, c);
                 records[t] = addFrom(records[t], c);
             }
@@ -79,9 +82,6 @@ final class RawOo1 implements AutoCloseable {
         try (WriteBatch batch = new WriteBatch()) {
             for (int id = 1; id <= parts; id++) {
                 batch.put(KernelFixtures.key(partKey[id]), records[id]);
-            }
-            for (Map.Entry<Integer, byte[]> e : connections.entrySet()) {
-                batch.put(KernelFixtures.key(e.getKey()), e.getValue());
             }
             writeIndex(batch);
             raw.db.write(loadWrite, batch);
@@ -134,11 +134,22 @@ final class RawOo1 implements AutoCloseable {
         return v;
     }
 
+    /** Inserts an incoming connection key after the others, before the part's own connections. */
     private static byte[] addFrom(byte[] part, int connectionKey) {
         int n = getInt(part, 42);
-        byte[] grown = Arrays.copyOf(part, part.length + 4);
+        int at = 46 + 4 * n;
+        byte[] grown = new byte[part.length + 4];
+        System.arraycopy(part, 0, grown, 0, at);
+        System.arraycopy(part, at, grown, at + 4, part.length - at);
         putInt(grown, 42, n + 1);
-        putInt(grown, 46 + 4 * n, connectionKey);
+        putInt(grown, at, connectionKey);
+        return grown;
+    }
+
+    /** Appends one of the part's outgoing connections to its record. */
+    private static byte[] withConnection(byte[] part, byte[] connection) {
+        byte[] grown = Arrays.copyOf(part, part.length + connection.length);
+        System.arraycopy(connection, 0, grown, part.length, connection.length);
         return grown;
     }
 
@@ -160,9 +171,9 @@ final class RawOo1 implements AutoCloseable {
     }
 
     /**
-     * As {@code Graph.insert} and a commit: encodes the new parts and connections, appends to
-     * the targets' incoming lists, updates the chunk and the root, and writes all of these
-     * records in one write batch.
+     * As {@code Graph.insert} and a commit: encodes the new parts with their connections,
+     * appends to the targets' incoming lists, updates the chunk and the root, and writes all of
+     * these records in one write batch.
      */
     void insertAndCommit() throws RocksDBException {
         int n = targets.length / 3;
@@ -179,7 +190,7 @@ final class RawOo1 implements AutoCloseable {
                 for (int k = 0; k < 3; k++) {
                     int tk = partKey[targets[3 * i + k]];
                     int c = nextKey++;
-                    batch.put(KernelFixtures.key(c), connection(partKey[id], tk, pending));
+                    p = withConnection(p, connection(partKey[id], tk, pending));
                     putInt(p, 30 + 4 * k, c);
                     byte[] t = changed.containsKey(tk) ? changed.get(tk) : resident.get(tk);
                     changed.put(tk, addFrom(t, c));

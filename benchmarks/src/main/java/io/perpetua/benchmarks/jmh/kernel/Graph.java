@@ -74,12 +74,6 @@ public final class Graph implements KernelModel {
     }
 
     @Override
-    public Object[] connections(int id) {
-        Part p = index.part(id);
-        return new Object[] {p.to[0], p.to[1], p.to[2]};
-    }
-
-    @Override
     public long touch(int id) {
         Part p = index.part(id);
         return p.x + 31L * p.y + p.type.length();

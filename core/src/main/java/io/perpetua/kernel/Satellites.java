@@ -1,0 +1,115 @@
+package io.perpetua.kernel;
+
+/**
+ * Clustering: small objects stored inside the record of the object they hang from, so that one
+ * read brings in both. JSPIN left clustering to its store (Mneme's segments); here the kernel
+ * does it, because a store sees ids and bytes only.
+ *
+ * <h2>Which objects</h2>
+ * An object becomes a <em>satellite</em> of a <em>home</em> at the commit that first writes it,
+ * if it is then new, is first reached as an element of a container embedded in the home's
+ * record (an array or collection that only the home refers to), its class is a leaf (no field
+ * that can hold a container: see {@link ClassRegistry#info}), the home is not itself a
+ * satellite, and the home has fewer than {@link #MAX} satellites. OO1's connections become
+ * satellites of one of the two parts they join, so a traversal reads one record per hop rather
+ * than two. Objects persisted explicitly ({@code persist}) get records of their own.
+ *
+ * <h2>Ids</h2>
+ * Satellite {@code k} (1, 2, ...) of home {@code h} has id {@code k << SHIFT | h}: the id alone
+ * says which record holds the object, so references, names and fault-ins need nothing more.
+ * Homes' ids stay below {@code 1 << SHIFT}. A satellite stays in its home's record for good.
+ *
+ * <h2>Record</h2>
+ * A home's record is its own body, then, if it has satellites, a section and a trailer:
+ * {@code count}, then per satellite {@code k, length, body}, and last the length of the home's
+ * own body as four bytes, so that a satellite can be found without decoding its home. A record
+ * without satellites is exactly what it was before satellites existed.
+ */
+final class Satellites {
+    /** Bits of a home's id; above them, the satellite's index. */
+    static final int SHIFT = 40;
+    /** The largest home id. */
+    static final long MAX_HOME = (1L << SHIFT) - 1;
+    /** Satellites per home at most: a home's record is rewritten, satellites and all, whenever one changes. */
+    static final int MAX = 16;
+
+    private Satellites() {
+    }
+
+    static boolean isSatellite(long id) {
+        return id > MAX_HOME;
+    }
+
+    static long id(long home, int k) {
+        return (long) k << SHIFT | home;
+    }
+
+    static long home(long id) {
+        return id & MAX_HOME;
+    }
+
+    static int index(long id) {
+        return (int) (id >>> SHIFT);
+    }
+
+    /**
+     * @param record a home's record, with a section
+     * @return where the home's own body ends (the section starts): the trailer
+     * @throws ByteIn.MalformedRecord if the trailer does not fit the record
+     */
+    static int bodyEnd(byte[] record) {
+        if (record.length < 5) {
+            throw new ByteIn.MalformedRecord("a home record of " + record.length + " bytes has no satellite trailer");
+        }
+        int end = new ByteIn(record, record.length - 4, record.length).readFixedInt();
+        if (end < 1 || end >= record.length - 4) {
+            throw new ByteIn.MalformedRecord("a satellite trailer points at byte " + end + " of " + record.length);
+        }
+        return end;
+    }
+
+    /** Appends one satellite entry; the caller writes the count before the first and the trailer after the last. */
+    static void writeSatellite(ByteOut out, int k, byte[] body) {
+        out.writeVarInt(k);
+        out.writeVarInt(body.length);
+        out.writeBytes(body);
+    }
+
+    /** One satellite entry of a home's record: where its body is. */
+    record Entry(int k, int from, int to) {
+    }
+
+    /**
+     * Reads the section that starts at {@code from} (just after the home's body).
+     *
+     * @return the entries, in the order written
+     * @throws ByteIn.MalformedRecord if the section does not decode
+     */
+    static Entry[] entries(byte[] record, int from) {
+        if (bodyEnd(record) != from) {
+            throw new ByteIn.MalformedRecord("the home's body ends at byte " + from + " but its trailer says "
+                    + bodyEnd(record));
+        }
+        ByteIn in = new ByteIn(record, from, record.length - 4);
+        int count = in.readVarInt();
+        if (count < 1 || count > MAX) {
+            throw new ByteIn.MalformedRecord("a home record with " + count + " satellites");
+        }
+        Entry[] entries = new Entry[count];
+        for (int i = 0; i < count; i++) {
+            int k = in.readVarInt();
+            int length = in.readVarInt();
+            int start = in.position();
+            if (k < 1 || length < 1 || length > in.end() - start) {
+                throw new ByteIn.MalformedRecord("satellite entry " + i + " (index " + k + ", " + length
+                        + " bytes) does not fit the record");
+            }
+            entries[i] = new Entry(k, start, start + length);
+            in.skip(length);
+        }
+        if (!in.atEnd()) {
+            throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the satellites");
+        }
+        return entries;
+    }
+}

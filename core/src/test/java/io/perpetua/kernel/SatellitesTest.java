@@ -1,0 +1,211 @@
+package io.perpetua.kernel;
+
+import io.perpetua.NotPersistableException;
+import io.perpetua.PersistentStore;
+import io.perpetua.runtime.ObjectState;
+import io.perpetua.testmodel.Leaf;
+import io.perpetua.testmodel.Node;
+import org.junit.jupiter.api.Test;
+
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Small leaf objects stored in the record of the object whose embedded container holds them. */
+class SatellitesTest {
+
+    /** A node whose {@code any} is an array of {@code n} leaves (weights 0..n-1), bound to "home". */
+    private static String homeWithLeaves(int n) {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node home = new Node("home");
+                Leaf[] leaves = new Leaf[n];
+                for (int i = 0; i < n; i++) {
+                    leaves[i] = new Leaf("leaf" + i, i);
+                }
+                home.any(leaves);
+                store.persist(home, "home");
+            });
+        }
+        return uri;
+    }
+
+    @Test
+    void leavesInAnEmbeddedArrayAreStoredInTheirHomesRecordAndReadWithIt() {
+        String uri = homeWithLeaves(3);
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertEquals(1, store.statistics().objects(), "one record: the home, its array and its three leaves");
+            Node home = store.fetch("home", Node.class);
+            Leaf[] leaves = (Leaf[]) home.any();
+            assertEquals(1, store.statistics().recordsRead());
+            for (int i = 0; i < 3; i++) {
+                assertEquals(ObjectState.CLEAN, leaves[i].$perpetua$state, "filled with their home");
+                assertEquals("leaf" + i, leaves[i].label());
+                assertEquals(i, leaves[i].weight());
+            }
+            assertEquals(1, store.statistics().recordsRead(), "touching them reads nothing more");
+        }
+    }
+
+    @Test
+    void aChangedLeafRewritesItsHomeAndOnlyThat() {
+        String uri = homeWithLeaves(3);
+        try (PersistentStore store = TestStores.open(uri)) {
+            Leaf[] leaves = (Leaf[]) store.fetch("home", Node.class).any();
+            long written = store.statistics().recordsWritten();
+            store.inTransaction(() -> leaves[1].weight(100));
+            assertEquals(written + 1, store.statistics().recordsWritten(), "the home's record, with its leaves");
+            assertEquals(1, store.statistics().objects());
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Leaf[] leaves = (Leaf[]) store.fetch("home", Node.class).any();
+            assertEquals(0, leaves[0].weight());
+            assertEquals(100, leaves[1].weight());
+            assertEquals(2, leaves[2].weight());
+        }
+    }
+
+    @Test
+    void aLeafReachedFirstByAnotherPathIsReadFromItsHomesRecordWhichComesAlong() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node home = new Node("home");
+                Leaf leaf = new Leaf("shared", 7);
+                home.any(new Leaf[] {leaf});
+                Node other = new Node("other");
+                other.any(leaf); // a direct field: this reference does not make it a satellite of other
+                Node root = new Node("root");
+                root.children(new ArrayList<>(List.of(home, other)));
+                store.persist(root, "root");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = store.fetch("root", Node.class);
+            Node other = root.children().get(1);
+            long reads = store.statistics().recordsRead();
+            Leaf leaf = (Leaf) other.any();
+            assertEquals(reads + 1, store.statistics().recordsRead(), "other's record");
+            assertEquals(7, leaf.weight());
+            assertEquals(reads + 2, store.statistics().recordsRead(), "one read: the home's record");
+            Node home = root.children().get(0);
+            assertEquals("home", home.name(), "the home came in with it");
+            assertSame(leaf, ((Leaf[]) home.any())[0], "one object, whichever path reached it");
+            assertEquals(reads + 2, store.statistics().recordsRead());
+        }
+    }
+
+    @Test
+    void aNamedLeafIsFetchedThroughItsHome() {
+        String uri = homeWithLeaves(2);
+        try (PersistentStore store = TestStores.open(uri)) {
+            Leaf leaf = ((Leaf[]) store.fetch("home", Node.class).any())[1];
+            store.inTransaction(() -> store.persist(leaf, "second"));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Leaf leaf = store.fetch("second", Leaf.class);
+            assertEquals("leaf1", leaf.label());
+            assertSame(leaf, ((Leaf[]) store.fetch("home", Node.class).any())[1]);
+        }
+    }
+
+    @Test
+    void aHomeHoldsSixteenSatellitesAtMost() {
+        String uri = homeWithLeaves(20);
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertEquals(1 + 20 - Satellites.MAX, store.statistics().objects(), "the home, and four leaves on their own");
+            Leaf[] leaves = (Leaf[]) store.fetch("home", Node.class).any();
+            for (int i = 0; i < 20; i++) {
+                assertEquals(i, leaves[i].weight());
+            }
+        }
+    }
+
+    @Test
+    void objectsThatCanHoldContainersAreNeverSatellites() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node home = new Node("home");
+                home.any(new Node[] {new Node("a"), new Node("b")});
+                store.persist(home, "home");
+            });
+            assertEquals(3, store.statistics().objects());
+        }
+    }
+
+    @Test
+    void aHomeRewrittenAfterItsLeafWasCollectedKeepsTheLeaf() throws Exception {
+        String uri = homeWithLeaves(2);
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node home = store.fetch("home", Node.class);
+            WeakReference<Leaf> probe = nameFirstAndDropIt(store, home);
+            for (int i = 0; i < 100 && probe.get() != null; i++) {
+                System.gc();
+                Thread.sleep(10);
+                store.fetch("home"); // lets the store drop handles of what was collected
+            }
+            assertNull(probe.get(), "a clean leaf nothing refers to is collected");
+            store.inTransaction(() -> home.name("home, renamed")); // rewrites the home without leaf 0 resident
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertEquals("leaf0", store.fetch("first", Leaf.class).label(), "taken from the stored record");
+            assertEquals("home, renamed", store.fetch("home", Node.class).name());
+        }
+    }
+
+    /** Binds leaf 0 to "first" and takes it out of the home's array: then only the name reaches it. */
+    private static WeakReference<Leaf> nameFirstAndDropIt(PersistentStore store, Node home) {
+        Leaf first = ((Leaf[]) home.any())[0];
+        Leaf second = ((Leaf[]) home.any())[1];
+        store.inTransaction(() -> store.persist(first, "first"));
+        store.inTransaction(() -> home.any(new Leaf[] {second}));
+        return new WeakReference<>(first);
+    }
+
+    @Test
+    void aFailedCommitGivesBackTheSatellitesItMade() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node home = new Node("home");
+            home.any(new Leaf[] {new Leaf("a", 1), new Leaf("b", 2)});
+            Node bad = new Node("bad");
+            bad.any(new Thread());
+            home.next(bad);
+            store.beginTransaction();
+            store.persist(home, "home");
+            assertThrows(NotPersistableException.class, store::commitTransaction);
+            Leaf[] leaves = (Leaf[]) home.any();
+            assertEquals(ObjectState.TRANSIENT, leaves[0].$perpetua$state, "not persistent after the failure");
+            bad.any(null);
+            store.commitTransaction();
+            assertTrue(store.isPersistent(leaves[1]));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Leaf[] leaves = (Leaf[]) store.fetch("home", Node.class).any();
+            assertEquals(2, leaves.length);
+            assertEquals("a", leaves[0].label());
+            assertEquals(2, leaves[1].weight());
+            assertEquals(2, store.statistics().objects(), "home (with a and b) and bad");
+        }
+    }
+
+    @Test
+    void anAbortedChangeToALeafIsReadAgainFromItsHome() {
+        String uri = homeWithLeaves(2);
+        try (PersistentStore store = TestStores.open(uri)) {
+            Leaf[] leaves = (Leaf[]) store.fetch("home", Node.class).any();
+            store.beginTransaction();
+            leaves[0].weight(50);
+            store.abortTransaction();
+            assertEquals(0, leaves[0].weight(), "the committed value, from the home's record");
+        }
+    }
+}
