@@ -812,11 +812,13 @@ public final class Kernel implements PersistentStore {
         try {
             ByteIn in = new ByteIn(record, from, to);
             ClassDescriptor stored = classes.byId(in.readVarInt(), location, id);
-            if (stored.kind != Kind.OBJECT || !stored.className.equals(p.getClass().getName())) {
+            ClassInfo info = classes.info(p.getClass());
+            // the same descriptor (the usual case) needs no comparison of class names
+            if (stored != info.descriptor
+                    && (stored.kind != Kind.OBJECT || !stored.className.equals(p.getClass().getName()))) {
                 throw new CorruptStoreException(where(id), "the record is of " + stored + " but the object is a "
                         + p.getClass().getName(), null);
             }
-            ClassInfo info = classes.info(p.getClass());
             RecordDecoder decoder = new RecordDecoder(classes, resolve, strings).reset(in, location, id);
             RecordReader reader = stored == info.descriptor ? decoder : decoder.evolved(stored, info.descriptor);
             p.$perpetua$read(reader);
