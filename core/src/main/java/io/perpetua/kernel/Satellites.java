@@ -30,8 +30,12 @@ final class Satellites {
     static final int SHIFT = 40;
     /** The largest home id. */
     static final long MAX_HOME = (1L << SHIFT) - 1;
-    /** Satellites per home at most: a home's record is rewritten, satellites and all, whenever one changes. */
-    static final int MAX = 16;
+    /**
+     * Satellites per home at most. A home's record is rewritten, satellites and all, whenever
+     * any of them changes: OO1's inserts, which all aim at the newest parts, committed in 8.8 ms
+     * with 8 against 10.3 ms with 16 (JMH, same machine); an OO1 part holds 3 on average.
+     */
+    static final int MAX = 8;
 
     private Satellites() {
     }

@@ -117,10 +117,10 @@ class SatellitesTest {
     }
 
     @Test
-    void aHomeHoldsSixteenSatellitesAtMost() {
+    void aHomeHoldsAtMostMaxSatellites() {
         String uri = homeWithLeaves(20);
         try (PersistentStore store = TestStores.open(uri)) {
-            assertEquals(1 + 20 - Satellites.MAX, store.statistics().objects(), "the home, and four leaves on their own");
+            assertEquals(1 + 20 - Satellites.MAX, store.statistics().objects(), "the home, and the leaves beyond the most it holds on their own");
             Leaf[] leaves = (Leaf[]) store.fetch("home", Node.class).any();
             for (int i = 0; i < 20; i++) {
                 assertEquals(i, leaves[i].weight());

@@ -35,7 +35,7 @@ import java.util.concurrent.TimeUnit;
  *   <li>Perpetua ({@code rocksdb}, {@code file}): creates the 100 parts and 300 connections,
  *       appends each connection to its target's incoming array, adds the parts to the index,
  *       and commits. The commit writes the 100 parts, each changed target (each also holding
- *       its new incoming connections as satellites, up to 16 a part; the connections beyond
+ *       its new incoming connections as satellites, up to 8 a part; the connections beyond
  *       that get records of their own), the changed index chunk(s) and the root.</li>
  *   <li>{@code raw} ({@link RawOo1}): encodes the new parts holding their connections, the
  *       changed targets, the chunk and the root by hand and writes them in one synced
@@ -44,7 +44,7 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  * The record counts of both sides are printed at the end of each fork ("records per commit"):
  * about 300 for raw; more for Perpetua, whose inserts all target the newest parts, which reach
- * 16 satellites and then store further connections as records of their own. Each side keeps
+ * 8 satellites and then store further connections as records of their own. Each side keeps
  * what it made resident (Perpetua's objects stay reachable from the resident index, as in an
  * application), so the database grows by 100 parts per operation (6,000 over a default run).
  *
