@@ -70,6 +70,8 @@ public final class Kernel implements PersistentStore {
     private long nextId;
     private long idLimit;
     private int idBlock = FIRST_ID_BLOCK;
+    /** The committed records of homes filled or written last, for their satellites' fault-ins. */
+    private final Satellites.RecentHomes recentHomes = new Satellites.RecentHomes();
     /** Short strings decoded from records, shared. */
     private final StringCache strings = new StringCache();
     /** By descriptor id: the checked class of its hollow shells ({@link #shellInfo}), or null. */
@@ -701,61 +703,52 @@ public final class Kernel implements PersistentStore {
     }
 
     /**
-     * Reads a satellite's home record and fills what it holds: the home too if it is hollow
-     * (one read brings in both), else the satellites that are hollow or not resident.
+     * Fills a satellite from its home's record: the home's recent record if the kernel still
+     * has it (the home was just filled, as when a traversal reaches a part and then its
+     * connections), else read now, filling the home too if it is hollow.
      *
      * @return the satellite, resident and filled
      */
     private Persistent loadSatellite(long id) {
         long homeId = Satellites.home(id);
-        byte[] record = read(homeId);
-        Object resident = table.object(homeId);
-        Persistent home;
-        if (resident instanceof Persistent p) {
-            home = p;
-        } else if (resident == null) {
-            home = newShell(objectDescriptor(homeId, record), homeId);
-        } else {
-            throw new CorruptStoreException(where(id), "its home #" + homeId + " is a container", null);
-        }
-        try {
-            if (home.$perpetua$state() == ObjectState.HOLLOW) {
-                fill(home, homeId, record);
+        byte[] record = recentHomes.get(homeId);
+        if (record == null) {
+            record = read(homeId);
+            Object resident = table.object(homeId);
+            Persistent home;
+            if (resident instanceof Persistent p) {
+                home = p;
+            } else if (resident == null) {
+                home = newShell(objectDescriptor(homeId, record), homeId);
             } else {
-                fillSatellites(home, homeId, record, Satellites.bodyEnd(record));
+                throw new CorruptStoreException(where(id), "its home #" + homeId + " is a container", null);
             }
+            if (home.$perpetua$state() == ObjectState.HOLLOW) {
+                fill(home, homeId, record); // one read brings in both
+            }
+        }
+        Satellites.Entry entry;
+        try {
+            entry = Satellites.entry(record, Satellites.index(id));
         } catch (ByteIn.MalformedRecord m) {
             throw new CorruptStoreException(where(homeId), m.getMessage(), null);
         }
-        if (!(table.object(id) instanceof Persistent s) || s.$perpetua$state() == ObjectState.HOLLOW) {
+        if (entry == null) {
             throw new CorruptStoreException(where(id), "its home's record #" + homeId + " does not hold it", null);
         }
-        return s;
-    }
-
-    /**
-     * Fills the satellites of a home from its record: those not resident become resident, the
-     * hollow ones are filled, and the others (filled, perhaps changed) are left alone.
-     */
-    private void fillSatellites(Persistent home, long homeId, byte[] record, int bodyEnd) {
-        int highest = 0;
-        for (Satellites.Entry e : Satellites.entries(record, bodyEnd)) {
-            long sid = Satellites.id(homeId, e.k());
-            Object resident = table.object(sid);
-            Persistent s;
-            if (resident == null) {
-                s = newShell(classes.byId(new ByteIn(record, e.from(), e.to()).readVarInt(), location, sid), sid);
-            } else if (resident instanceof Persistent p) {
-                s = p;
-            } else {
-                throw new ByteIn.MalformedRecord("satellite #" + sid + " is resident as a container");
-            }
-            if (s.$perpetua$state() == ObjectState.HOLLOW) {
-                fill(s, sid, record, e.from(), e.to());
-            }
-            highest = Math.max(highest, e.k());
+        Object resident = table.object(id);
+        Persistent s;
+        if (resident instanceof Persistent p) {
+            s = p;
+        } else if (resident == null) {
+            s = newShell(classes.byId(new ByteIn(record, entry.from(), entry.to()).readVarInt(), location, id), id);
+        } else {
+            throw new CorruptStoreException(where(id), "it is resident as a container", null);
         }
-        ((Handle) home.$perpetua$handle()).satellites = highest;
+        if (s.$perpetua$state() == ObjectState.HOLLOW) {
+            fill(s, id, record, entry.from(), entry.to());
+        }
+        return s;
     }
 
     /** @return the descriptor an object record starts with, which must be a rewritten class's */
@@ -826,11 +819,13 @@ public final class Kernel implements PersistentStore {
             if (!in.atEnd() && !hasSatellites) {
                 throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the last field");
             }
+            if (hasSatellites) {
+                // the satellites stay hollow until touched, and are then filled from this record
+                ((Handle) p.$perpetua$handle()).satellites = Satellites.count(record, in.position());
+                recentHomes.put(id, record);
+            }
             VarHandle.releaseFence(); // the fields are written before the state says so
             p.$perpetua$state(ObjectState.CLEAN);
-            if (hasSatellites) {
-                fillSatellites(p, id, record, in.position());
-            }
         } catch (ByteIn.MalformedRecord m) {
             throw new CorruptStoreException(where(id), m.getMessage(), null);
         } catch (ClassCastException e) {
@@ -965,6 +960,8 @@ public final class Kernel implements PersistentStore {
         private long writing;
         /** The handle of the object being encoded while it may take satellites, else null. */
         private Handle writingHome;
+        /** Home ids and the records this commit writes for them: the recent records once it succeeds. */
+        private final List<Object> homeRecords = new ArrayList<>();
         /** Homes that took satellites in this commit, with their counts before: restored if it fails. */
         private final Map<Handle, Integer> homesBefore = new IdentityHashMap<>();
 
@@ -1101,8 +1098,8 @@ public final class Kernel implements PersistentStore {
         }
 
         /**
-         * A home's record: its body, then each of its satellites (the resident ones encoded
-         * now, the others as its stored record has them), then the trailer.
+         * A home's record: its body, then each of its satellites (the new and changed ones
+         * encoded now, the others as its stored record has them), then the trailer.
          */
         private byte[] withSatellites(Handle home, byte[] body) {
             ByteOut out = new ByteOut(body.length + 32 * home.satellites + 8);
@@ -1113,14 +1110,20 @@ public final class Kernel implements PersistentStore {
             for (int k = 1; k <= home.satellites; k++) {
                 long sid = Satellites.id(home.id(), k);
                 byte[] bytes = null;
-                if (table.object(sid) instanceof Persistent s && s.$perpetua$state() != ObjectState.HOLLOW) {
+                // a new or changed satellite is encoded; the others are copied from the stored record
+                if (table.object(sid) instanceof Persistent s && s.$perpetua$state() > 0) {
                     PathNode path = PathNode.root(s.getClass(), sid);
                     writing = sid;
                     bytes = encoder.object(s, checkStorable(s.getClass(), path), path);
                     written.add(s);
                 } else {
                     if (stored == null) {
+                        stored = recentHomes.get(home.id());
+                    }
+                    if (stored == null) {
                         stored = read(home.id());
+                    }
+                    if (storedEntries == null) {
                         try {
                             storedEntries = Satellites.entries(stored, Satellites.bodyEnd(stored));
                         } catch (ByteIn.MalformedRecord m) {
@@ -1140,7 +1143,10 @@ public final class Kernel implements PersistentStore {
             }
             writing = home.id();
             out.writeFixedInt(body.length);
-            return out.toByteArray();
+            byte[] record = out.toByteArray();
+            homeRecords.add(home.id());
+            homeRecords.add(record);
+            return record;
         }
 
         @Override
@@ -1223,6 +1229,9 @@ public final class Kernel implements PersistentStore {
         }
 
         void succeeded() {
+            for (int i = 0; i < homeRecords.size(); i += 2) {
+                recentHomes.put((Long) homeRecords.get(i), (byte[]) homeRecords.get(i + 1));
+            }
             for (Persistent p : written) {
                 p.$perpetua$state(ObjectState.CLEAN);
             }

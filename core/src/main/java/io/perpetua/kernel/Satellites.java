@@ -79,6 +79,88 @@ final class Satellites {
         out.writeBytes(body);
     }
 
+    /**
+     * @return the entry of satellite {@code k} in a home's record, or null if it holds none;
+     *         found by skipping the entries before it (a satellite's fault-in; no allocation
+     *         but the entry)
+     * @throws ByteIn.MalformedRecord if the section does not decode
+     */
+    static Entry entry(byte[] record, int k) {
+        int bodyEnd = bodyEnd(record);
+        ByteIn in = new ByteIn(record, bodyEnd, record.length - 4);
+        int count = count(in);
+        for (int i = 0; i < count; i++) {
+            int index = in.readVarInt();
+            int length = length(in, index, i);
+            int start = in.position();
+            if (index == k) {
+                return new Entry(k, start, start + length);
+            }
+            in.skip(length);
+        }
+        return null;
+    }
+
+    /**
+     * @param from where the home's body ends, as its decoding found
+     * @return how many satellites the home's record holds, checking that its trailer agrees
+     * @throws ByteIn.MalformedRecord if it does not
+     */
+    static int count(byte[] record, int from) {
+        if (bodyEnd(record) != from) {
+            throw new ByteIn.MalformedRecord("the home's body ends at byte " + from + " but its trailer says "
+                    + bodyEnd(record));
+        }
+        return count(new ByteIn(record, from, record.length - 4));
+    }
+
+    private static int count(ByteIn in) {
+        int count = in.readVarInt();
+        if (count < 1 || count > MAX) {
+            throw new ByteIn.MalformedRecord("a home record with " + count + " satellites");
+        }
+        return count;
+    }
+
+    private static int length(ByteIn in, int k, int i) {
+        int length = in.readVarInt();
+        if (k < 1 || length < 1 || length > in.end() - in.position()) {
+            throw new ByteIn.MalformedRecord("satellite entry " + i + " (index " + k + ", " + length
+                    + " bytes) does not fit the record");
+        }
+        return length;
+    }
+
+    /**
+     * The committed records of the homes filled or written last, by id: a home's satellites
+     * stay hollow when the home is filled and are filled from its record when first touched,
+     * so an object that is only looked at does not pay for decoding what hangs from it, and one
+     * whose satellites are touched soon after does not read its record again; a commit that
+     * rewrites a home copies its untouched satellites from it. Direct-mapped, 4,096 slots (an
+     * OO1 insert rewrites about 300 homes; with 256 slots most of them were read back at
+     * commit); a miss reads the record from the store. Not thread-safe: the kernel's lock.
+     */
+    static final class RecentHomes {
+        private static final int SLOTS = 4096;
+        private final long[] ids = new long[SLOTS];
+        private final byte[][] records = new byte[SLOTS][];
+
+        byte[] get(long home) {
+            int slot = slot(home);
+            return ids[slot] == home ? records[slot] : null;
+        }
+
+        void put(long home, byte[] record) {
+            int slot = slot(home);
+            ids[slot] = home;
+            records[slot] = record;
+        }
+
+        private static int slot(long id) {
+            return (int) ((id * 0x9E3779B97F4A7C15L) >>> 52);
+        }
+    }
+
     /** One satellite entry of a home's record: where its body is. */
     record Entry(int k, int from, int to) {
     }
@@ -90,25 +172,14 @@ final class Satellites {
      * @throws ByteIn.MalformedRecord if the section does not decode
      */
     static Entry[] entries(byte[] record, int from) {
-        if (bodyEnd(record) != from) {
-            throw new ByteIn.MalformedRecord("the home's body ends at byte " + from + " but its trailer says "
-                    + bodyEnd(record));
-        }
+        int count = count(record, from);
         ByteIn in = new ByteIn(record, from, record.length - 4);
-        int count = in.readVarInt();
-        if (count < 1 || count > MAX) {
-            throw new ByteIn.MalformedRecord("a home record with " + count + " satellites");
-        }
+        in.readVarInt(); // the count
         Entry[] entries = new Entry[count];
         for (int i = 0; i < count; i++) {
             int k = in.readVarInt();
-            int length = in.readVarInt();
-            int start = in.position();
-            if (k < 1 || length < 1 || length > in.end() - start) {
-                throw new ByteIn.MalformedRecord("satellite entry " + i + " (index " + k + ", " + length
-                        + " bytes) does not fit the record");
-            }
-            entries[i] = new Entry(k, start, start + length);
+            int length = length(in, k, i);
+            entries[i] = new Entry(k, in.position(), in.position() + length);
             in.skip(length);
         }
         if (!in.atEnd()) {
