@@ -725,6 +725,8 @@ public final class Kernel implements PersistentStore {
             }
             if (home.$perpetua$state() == ObjectState.HOLLOW) {
                 fill(home, homeId, record); // one read brings in both
+            } else {
+                recentHomes.put(homeId, record); // for its other satellites
             }
         }
         Satellites.Entry entry;
@@ -960,8 +962,9 @@ public final class Kernel implements PersistentStore {
         private long writing;
         /** The handle of the object being encoded while it may take satellites, else null. */
         private Handle writingHome;
-        /** Home ids and the records this commit writes for them: the recent records once it succeeds. */
-        private final List<Object> homeRecords = new ArrayList<>();
+        /** The homes this commit writes, and their records: the recent records once it succeeds. */
+        private final List<Long> homeIds = new ArrayList<>();
+        private final List<byte[]> homeRecords = new ArrayList<>();
         /** Homes that took satellites in this commit, with their counts before: restored if it fails. */
         private final Map<Handle, Integer> homesBefore = new IdentityHashMap<>();
 
@@ -1144,7 +1147,7 @@ public final class Kernel implements PersistentStore {
             writing = home.id();
             out.writeFixedInt(body.length);
             byte[] record = out.toByteArray();
-            homeRecords.add(home.id());
+            homeIds.add(home.id());
             homeRecords.add(record);
             return record;
         }
@@ -1229,8 +1232,8 @@ public final class Kernel implements PersistentStore {
         }
 
         void succeeded() {
-            for (int i = 0; i < homeRecords.size(); i += 2) {
-                recentHomes.put((Long) homeRecords.get(i), (byte[]) homeRecords.get(i + 1));
+            for (int i = 0; i < homeIds.size(); i++) {
+                recentHomes.put(homeIds.get(i), homeRecords.get(i));
             }
             for (Persistent p : written) {
                 p.$perpetua$state(ObjectState.CLEAN);

@@ -1,14 +1,18 @@
 package io.perpetua.kernel;
 
+import io.perpetua.CorruptStoreException;
 import io.perpetua.NotPersistableException;
 import io.perpetua.PersistentStore;
 import io.perpetua.runtime.ObjectState;
+import io.perpetua.spi.Backends;
 import io.perpetua.testmodel.Leaf;
 import io.perpetua.testmodel.Node;
 import org.junit.jupiter.api.Test;
 
 import java.lang.ref.WeakReference;
+import java.net.URI;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -196,6 +200,29 @@ class SatellitesTest {
             assertEquals("a", leaves[0].label());
             assertEquals(2, leaves[1].weight());
             assertEquals(2, store.statistics().objects(), "home (with a and b) and bad");
+        }
+    }
+
+    @Test
+    void aHomeRecordThatLostItsSatellitesIsACorruptStoreNotASilentGap() {
+        String uri = homeWithLeaves(2);
+        long homeId;
+        try (PersistentStore store = TestStores.open(uri)) {
+            homeId = ((Handle) store.fetch("home", Node.class).$perpetua$handle).id();
+        }
+        // the home's record as a damaged store might hold it: the body without the satellites
+        CommitFailureTest.FailingBackend cut = new CommitFailureTest.FailingBackend(Backends.open(URI.create(uri))) {
+            @Override
+            public byte[] read(long id) {
+                byte[] record = super.read(id);
+                return id == homeId ? Arrays.copyOf(record, Satellites.bodyEnd(record)) : record;
+            }
+        };
+        try (PersistentStore store = new Kernel(cut)) {
+            Node home = store.fetch("home", Node.class);
+            Leaf[] leaves = (Leaf[]) home.any();
+            CorruptStoreException e = assertThrows(CorruptStoreException.class, leaves[0]::label);
+            assertTrue(e.getMessage().contains("#" + homeId), e.getMessage());
         }
     }
 
