@@ -24,7 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** A backend that fails a commit: the store stays as it was, and so does memory. */
 class CommitFailureTest {
 
-    /** Delegates to a real backend; fails commits while {@link #failing} is set. Open to tests that change what it reads. */
+    /**
+     * Delegates to a real backend; fails commits while {@link #failing} is set. Not final: tests
+     * override {@code read} to hand the kernel damaged records.
+     */
     static class FailingBackend implements Backend {
         final Backend inner;
         boolean failing;
