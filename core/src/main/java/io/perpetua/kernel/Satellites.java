@@ -9,7 +9,7 @@ package io.perpetua.kernel;
  * An object becomes a <em>satellite</em> of a <em>home</em> at the commit that first writes it,
  * if it is then new, is first reached as an element of a container embedded in the home's
  * record (an array or collection that only the home refers to), its class is a leaf (no field
- * that can hold a container: see {@link ClassRegistry#info}), the home is not itself a
+ * that can hold a container: {@link ClassInfo#leaf}), the home is not itself a
  * satellite, and the home has fewer than {@link #MAX} satellites. OO1's connections become
  * satellites of one of the two parts they join, so a traversal reads one record per hop rather
  * than two. Objects persisted explicitly ({@code persist}) get records of their own.
@@ -18,6 +18,12 @@ package io.perpetua.kernel;
  * Satellite {@code k} (1, 2, ...) of home {@code h} has id {@code k << SHIFT | h}: the id alone
  * says which record holds the object, so references, names and fault-ins need nothing more.
  * Homes' ids stay below {@code 1 << SHIFT}. A satellite stays in its home's record for good.
+ *
+ * <h2>Fault-in</h2>
+ * Filling a home leaves its satellites hollow; a satellite's first touch fills it from its
+ * home's record, which the kernel keeps for the homes filled or written last
+ * ({@link RecentHomes}), or reads again. A change to a satellite rewrites its home's record:
+ * the new and changed satellites encoded, the others copied.
  *
  * <h2>Record</h2>
  * A home's record is its own body, then, if it has satellites, a section and a trailer:
