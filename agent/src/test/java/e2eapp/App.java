@@ -7,7 +7,8 @@ import io.perpetua.runtime.Persistent;
  * The program the end-to-end tests run in forked JVMs under the real {@code -javaagent}.
  * {@code App build URI}: builds the graph and commits it; {@code App touch URI}: fetches the
  * root, touches one employee, changes it and commits, printing how many records it read;
- * {@code App dump URI}: prints the whole graph, one line per object.
+ * {@code App abort URI}: changes an employee and a dept, aborts, and prints what the program
+ * then reads of them; {@code App dump URI}: prints the whole graph, one line per object.
  */
 public final class App {
     private App() {
@@ -19,6 +20,7 @@ public final class App {
             switch (mode) {
                 case "build" -> build(store);
                 case "touch" -> touch(store);
+                case "abort" -> abort(store);
                 case "dump" -> System.out.print(dump(store));
                 default -> throw new IllegalArgumentException(mode);
             }
@@ -51,6 +53,22 @@ public final class App {
         System.out.println("readByTouch=" + (after - afterFetch));
         System.out.println("objects=" + store.statistics().objects());
         System.out.println("changed=" + e.line());
+    }
+
+    /** Field reads after an abort must see the committed values, not the aborted ones. */
+    private static void abort(PersistentStore store) {
+        Company c = store.fetch("acme", Company.class);
+        Dept d = c.depts[3];
+        Employee e = d.staff[2];
+        store.beginTransaction();
+        e.salary += 1000;
+        e.name = "renamed";
+        d.budget = 5;
+        store.abortTransaction();
+        // plain field reads from this class first (a method of the object would fill it on entry)
+        int salary = e.salary;
+        int budget = d.budget;
+        System.out.println("afterAbort=salary " + salary + " budget " + budget + " " + e.line());
     }
 
     static String dump(PersistentStore store) {

@@ -130,6 +130,13 @@ class EndToEndIT {
         assertEquals(3, read, touch::toString);
         assertTrue(touch.out.contains("changed=dept3-e2 salary=1520 manager=dept3-e0"), touch::toString);
 
+        // an aborted change is not what the program reads next (rewritten getters read the
+        // value first: an object made hollow by abort must have its fields cleared)
+        Run abort = java(jdk, List.of(agent("failFast")), cp, "e2eapp.App", "abort", store);
+        assertEquals(0, abort.exit, abort::toString);
+        assertTrue(abort.out.contains("afterAbort=salary 1520 budget 1000 dept3-e2 salary=1520 manager=dept3-e0\n"),
+                abort::toString);
+
         Run dump = java(jdk, List.of(agent("failFast")), cp, "e2eapp.App", "dump", store);
         assertEquals(0, dump.exit, dump::toString);
         String expected = before

@@ -72,6 +72,18 @@ public final class Kernel implements PersistentStore {
     private int idBlock = FIRST_ID_BLOCK;
     /** The committed records of homes filled or written last, for their satellites' fault-ins. */
     private final Satellites.RecentHomes recentHomes = new Satellites.RecentHomes();
+    /** Reads every field as its default value: clears an object that goes hollow. */
+    private static final RecordReader DEFAULTS = new RecordReader() {
+        @Override public boolean readBoolean() { return false; }
+        @Override public byte readByte() { return 0; }
+        @Override public char readChar() { return 0; }
+        @Override public short readShort() { return 0; }
+        @Override public int readInt() { return 0; }
+        @Override public long readLong() { return 0; }
+        @Override public float readFloat() { return 0; }
+        @Override public double readDouble() { return 0; }
+        @Override public Object readObject() { return null; }
+    };
     /** Short strings decoded from records, shared. */
     private final StringCache strings = new StringCache();
     /** By descriptor id: the checked class of its hollow shells ({@link #shellInfo}), or null. */
@@ -256,7 +268,11 @@ public final class Kernel implements PersistentStore {
                 if (p.$perpetua$state() == ObjectState.NEW) {
                     detach(p, h);
                 } else {
-                    p.$perpetua$state(ObjectState.HOLLOW); // refilled from the store on next touch
+                    // refilled from the store on next touch; its fields go back to their defaults
+                    // first, since a rewritten getter takes a value that is not the default as
+                    // proof that the object is filled
+                    p.$perpetua$read(DEFAULTS);
+                    p.$perpetua$state(ObjectState.HOLLOW);
                 }
             } else if (((ContainerHandle) h).snapshot == null) {
                 table.remove(h);

@@ -23,9 +23,15 @@
  *       the first non-rewritten super-class), and its static initializer calls
  *       {@link io.perpetua.runtime.PersistentClasses#register} with a
  *       {@link io.perpetua.runtime.HollowFactory} that invokes it.</li>
- *   <li>Reading a field: {@code if ($perpetua$state == ObjectState.HOLLOW) Residency.load(this);}
- *       then the field. Writing a field: {@code if ($perpetua$state < 0) Residency.beforeWrite(this);}
- *       then the field. {@link io.perpetua.runtime.Residency} is the only slow path.</li>
+ *   <li>Reading a persistent field: the field first, and only if it holds its default value
+ *       ({@code 0}, {@code false}, {@code null}), {@code if ($perpetua$state == ObjectState.HOLLOW)
+ *       { Residency.load(this); } } and the field again. Every persistent field of a hollow
+ *       object holds its default: shells come from the creation proxy, and the kernel clears
+ *       the fields of an object it makes hollow (abort) with a {@code $perpetua$read} of
+ *       defaults. Reading a transient field, and the first statement of every non-static
+ *       method: {@code if ($perpetua$state == ObjectState.HOLLOW) Residency.load(this);}.
+ *       Writing a field: {@code if ($perpetua$state < 0) Residency.beforeWrite(this);} then the
+ *       field. {@link io.perpetua.runtime.Residency} is the only slow path.</li>
  * </ul>
  *
  * <p>Final instance fields lose {@code ACC_FINAL} in rewritten classes, since a hollow object

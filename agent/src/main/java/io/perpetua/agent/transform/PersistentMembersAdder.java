@@ -216,12 +216,81 @@ final class PersistentMembersAdder extends ClassVisitor {
         MethodVisitor mv = super.visitMethod(accessorAccess(f), Protocol.GET + f.name(),
                 Protocol.getterDescriptor(className, f.descriptor()), null, null);
         mv.visitCode();
-        emitLoadCheck(mv);
-        mv.visitVarInsn(Opcodes.ALOAD, 0);
-        mv.visitFieldInsn(Opcodes.GETFIELD, className, f.name(), f.descriptor());
-        mv.visitInsn(Type.getType(f.descriptor()).getOpcode(Opcodes.IRETURN));
+        if (f.isPersistentField()) {
+            emitValueFirstRead(mv, f);
+        } else {
+            emitLoadCheck(mv); // a transient field: its object must be resident, whatever it holds
+            mv.visitVarInsn(Opcodes.ALOAD, 0);
+            mv.visitFieldInsn(Opcodes.GETFIELD, className, f.name(), f.descriptor());
+            mv.visitInsn(Type.getType(f.descriptor()).getOpcode(Opcodes.IRETURN));
+        }
         mv.visitMaxs(0, 0);
         mv.visitEnd();
+    }
+
+    /**
+     * The read of a persistent field, value first: every persistent field of a hollow object
+     * holds its default (shells are made by the creation proxy, and abort clears an object it
+     * makes hollow), so a value that is not the default proves the object filled, and only a
+     * default value looks at the state:
+     * <pre>
+     *   T v = self.f;
+     *   if (v == default &amp;&amp; self.$perpetua$state == HOLLOW) { Residency.load(self); v = self.f; }
+     *   return v;
+     * </pre>
+     * The test on a value already in a register replaces the load of the state, which made a
+     * loop reading one field of many objects 1.17 to 1.33 times slower than plain code.
+     */
+    private void emitValueFirstRead(MethodVisitor mv, ClassInfo.Member f) {
+        Type type = Type.getType(f.descriptor());
+        Label done = new Label();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, className, f.name(), f.descriptor());
+        mv.visitVarInsn(type.getOpcode(Opcodes.ISTORE), 1);
+        mv.visitVarInsn(type.getOpcode(Opcodes.ILOAD), 1);
+        switch (type.getSort()) {
+            case Type.LONG -> {
+                mv.visitInsn(Opcodes.LCONST_0);
+                mv.visitInsn(Opcodes.LCMP);
+                mv.visitJumpInsn(Opcodes.IFNE, done);
+            }
+            case Type.FLOAT -> {
+                mv.visitInsn(Opcodes.FCONST_0);
+                mv.visitInsn(Opcodes.FCMPL); // NaN is not the default: FCMPL gives -1
+                mv.visitJumpInsn(Opcodes.IFNE, done);
+            }
+            case Type.DOUBLE -> {
+                mv.visitInsn(Opcodes.DCONST_0);
+                mv.visitInsn(Opcodes.DCMPL);
+                mv.visitJumpInsn(Opcodes.IFNE, done);
+            }
+            case Type.OBJECT, Type.ARRAY -> mv.visitJumpInsn(Opcodes.IFNONNULL, done);
+            default -> mv.visitJumpInsn(Opcodes.IFNE, done); // boolean, byte, char, short, int
+        }
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, className, Protocol.STATE_FIELD, Protocol.STATE_DESC);
+        mv.visitIntInsn(Opcodes.BIPUSH, Protocol.HOLLOW);
+        mv.visitJumpInsn(Opcodes.IF_ICMPNE, done);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, Protocol.LOAD, Protocol.SLOW_PATH_DESC, false);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, className, f.name(), f.descriptor());
+        mv.visitVarInsn(type.getOpcode(Opcodes.ISTORE), 1);
+        mv.visitLabel(done);
+        mv.visitFrame(Opcodes.F_APPEND, 1, new Object[] {frameType(type)}, 0, null);
+        mv.visitVarInsn(type.getOpcode(Opcodes.ILOAD), 1);
+        mv.visitInsn(type.getOpcode(Opcodes.IRETURN));
+    }
+
+    /** @return the verification type of a local of this type, for a stack map frame */
+    private static Object frameType(Type type) {
+        return switch (type.getSort()) {
+            case Type.LONG -> Opcodes.LONG;
+            case Type.FLOAT -> Opcodes.FLOAT;
+            case Type.DOUBLE -> Opcodes.DOUBLE;
+            case Type.OBJECT, Type.ARRAY -> type.getInternalName();
+            default -> Opcodes.INTEGER;
+        };
     }
 
     private void addSetter(ClassInfo.Member f) {
