@@ -173,14 +173,19 @@ final class PersistentMembersAdder extends ClassVisitor {
     /** {@code if (self.$perpetua$state == HOLLOW) Residency.load(self);} with self in local 0. */
     private void emitLoadCheck(MethodVisitor mv) {
         Label resident = new Label();
+        emitHollowTest(mv, resident);
+        mv.visitLabel(resident);
+        mv.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
+    }
+
+    /** Jumps to {@code resident} unless self (local 0) is hollow, in which case it loads it first. */
+    private void emitHollowTest(MethodVisitor mv, Label resident) {
         mv.visitVarInsn(Opcodes.ALOAD, 0);
         mv.visitFieldInsn(Opcodes.GETFIELD, className, Protocol.STATE_FIELD, Protocol.STATE_DESC);
         mv.visitIntInsn(Opcodes.BIPUSH, Protocol.HOLLOW);
         mv.visitJumpInsn(Opcodes.IF_ICMPNE, resident);
         mv.visitVarInsn(Opcodes.ALOAD, 0);
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, Protocol.LOAD, Protocol.SLOW_PATH_DESC, false);
-        mv.visitLabel(resident);
-        mv.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
     }
 
     /** {@code if (self.$perpetua$state < 0) Residency.beforeWrite(self);} with self in local 0. */
@@ -267,12 +272,7 @@ final class PersistentMembersAdder extends ClassVisitor {
             case Type.OBJECT, Type.ARRAY -> mv.visitJumpInsn(Opcodes.IFNONNULL, done);
             default -> mv.visitJumpInsn(Opcodes.IFNE, done); // boolean, byte, char, short, int
         }
-        mv.visitVarInsn(Opcodes.ALOAD, 0);
-        mv.visitFieldInsn(Opcodes.GETFIELD, className, Protocol.STATE_FIELD, Protocol.STATE_DESC);
-        mv.visitIntInsn(Opcodes.BIPUSH, Protocol.HOLLOW);
-        mv.visitJumpInsn(Opcodes.IF_ICMPNE, done);
-        mv.visitVarInsn(Opcodes.ALOAD, 0);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, Protocol.LOAD, Protocol.SLOW_PATH_DESC, false);
+        emitHollowTest(mv, done);
         mv.visitVarInsn(Opcodes.ALOAD, 0);
         mv.visitFieldInsn(Opcodes.GETFIELD, className, f.name(), f.descriptor());
         mv.visitVarInsn(type.getOpcode(Opcodes.ISTORE), 1);
