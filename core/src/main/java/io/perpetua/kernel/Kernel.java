@@ -989,13 +989,26 @@ public final class Kernel implements PersistentStore {
             for (Map.Entry<String, Object> e : boundInTransaction.entrySet()) {
                 labels.putIfAbsent(e.getValue(), "\"" + e.getKey() + "\"");
             }
+            // Objects changed in place are encoded last: a new leaf becomes a satellite of the
+            // first object that reaches it, and that should be the new object that made it (an
+            // OO1 connection, say, of its new source part), not an old one it was added to.
+            ArrayDeque<Object> changed = new ArrayDeque<>();
             for (Map.Entry<Object, Handle> e : pending.entrySet()) {
                 Object o = e.getKey();
+                if (o instanceof Persistent p && p.$perpetua$state() == ObjectState.DIRTY) {
+                    changed.add(o);
+                    continue;
+                }
                 String label = labels.get(o);
                 enqueue(o, label != null ? PathNode.root(label) : PathNode.root(o.getClass(), e.getValue().id()));
             }
             scanContainers();
-            while (!work.isEmpty()) {
+            while (!work.isEmpty() || !changed.isEmpty()) {
+                if (work.isEmpty()) {
+                    Object o = changed.poll();
+                    String label = labels.get(o);
+                    enqueue(o, label != null ? PathNode.root(label) : PathNode.root(o.getClass(), pending.get(o).id()));
+                }
                 write(work.poll(), workPaths.poll());
             }
             for (Map.Entry<String, Object> e : boundInTransaction.entrySet()) {

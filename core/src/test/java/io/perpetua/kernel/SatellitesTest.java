@@ -60,6 +60,48 @@ class SatellitesTest {
         }
     }
 
+    /**
+     * OO1's insert in small: a new node reached through a changed index array holds a new leaf in
+     * its array, and the leaf is also added to an old node's array. The leaf belongs with the new
+     * node, the one that made it, whatever order the commit meets them in.
+     */
+    @Test
+    void aNewLeafReachedByANewAndAnOldObjectLivesWithTheNewOne() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                store.persist(new Object[1], "index");
+                Node old = new Node("old");
+                old.any(new Leaf[0]);
+                store.persist(old, "old");
+            });
+        }
+        long youngId;
+        long leafId;
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] index = store.fetch("index", Object[].class);
+            Node old = store.fetch("old", Node.class);
+            Leaf leaf = new Leaf("made by young", 7);
+            Node young = new Node("young");
+            store.inTransaction(() -> {
+                young.any(new Leaf[] {leaf});
+                index[0] = young;                 // reached through a changed array
+                old.any(new Leaf[] {leaf});       // and through a dirty object
+            });
+            youngId = young.$perpetua$handle().id();
+            leafId = leaf.$perpetua$handle().id();
+            assertTrue(Satellites.isSatellite(leafId));
+            assertEquals(youngId, Satellites.home(leafId), "the leaf lives in the record of the node that made it");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Leaf viaOld = ((Leaf[]) store.fetch("old", Node.class).any())[0];
+            Leaf viaYoung = ((Leaf[]) ((Node) store.fetch("index", Object[].class)[0]).any())[0];
+            assertSame(viaOld, viaYoung);
+            assertEquals(7, viaOld.weight());
+            assertEquals(leafId, viaOld.$perpetua$handle().id());
+        }
+    }
+
     @Test
     void aChangedLeafRewritesItsHomeAndOnlyThat() {
         String uri = homeWithLeaves(3);
