@@ -1,6 +1,7 @@
 package io.perpetua.benchmarks.jmh;
 
 import io.perpetua.PersistentStore;
+import io.perpetua.benchmarks.oo1.Oo1Data;
 import io.perpetua.runtime.Persistent;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -90,13 +91,12 @@ public final class KernelFixtures {
         return ((Persistent) persistent).$perpetua$handle().id();
     }
 
-    /** OO1's locality rule: with probability 0.9 among the N/100 ids centred on {@code from}, else among all; ids 1..n. */
+    /**
+     * OO1's locality rule, as the OO1 harness draws it ({@link Oo1Data#target}): with probability
+     * 0.9 among the N/100 ids centred on {@code from}, folded back inside 1..n, else among all.
+     */
     public static int target(SplittableRandom random, int from, int n) {
-        if (random.nextInt(10) < 9) {
-            int window = Math.max(1, n / 100);
-            return 1 + Math.floorMod(from - 1 - window / 2 + random.nextInt(window), n);
-        }
-        return 1 + random.nextInt(n);
+        return Oo1Data.target(random, from, n);
     }
 
     /** @return {@code count} distinct ids in 1..n, in random order */

@@ -34,19 +34,19 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>Perpetua ({@code rocksdb}, {@code file}): creates the 100 parts and 300 connections,
  *       appends each connection to its target's incoming array, adds the parts to the index,
- *       and commits. The commit writes the 100 parts, each changed target (each also holding
- *       its new incoming connections as satellites, up to 8 a part; the connections beyond
- *       that get records of their own), the changed index chunk(s) and the root.</li>
+ *       and commits. The commit writes the 100 parts (each holding its 3 new connections as
+ *       satellites), each changed target, the changed index chunk(s) and the root.</li>
  *   <li>{@code raw} ({@link RawOo1}): encodes the new parts holding their connections, the
  *       changed targets, the chunk and the root by hand and writes them in one synced
  *       {@code WriteBatch}, on a database with the table settings of
  *       perpetua-store-rocksdb.</li>
  * </ul>
  * The record counts of both sides are printed at the end of each fork ("records per commit"):
- * about 300 for raw; more for Perpetua, whose inserts all target the newest parts, which reach
- * 8 satellites and then store further connections as records of their own. Each side keeps
- * what it made resident (Perpetua's objects stay reachable from the resident index, as in an
- * application), so the database grows by 100 parts per operation (6,000 over a default run).
+ * about 300 on both sides, each connection stored in its source part's record. With
+ * {@code session=kept} each side keeps what it made resident (Perpetua's objects stay reachable
+ * from the resident index, as in an application); with {@code fresh} Perpetua starts each
+ * operation from a freshly opened store. Either way the database grows by 100 parts per
+ * operation (6,000 over a default run).
  *
  * <p>Target (store-rocksdb issue): {@code rocksdb / raw ≤ 2}; the file store against the same
  * baseline. Run: {@code java -jar benchmarks/target/benchmarks.jar Oo1CommitBenchmark}.
@@ -73,13 +73,24 @@ public class Oo1CommitBenchmark {
         @Param({"20000"})
         public int parts;
 
+        /**
+         * What is resident when the commit runs. {@code kept}: everything earlier operations made
+         * resident stays so, as in a long-running application (the commit compares each resident
+         * array with its copy, so its cost grows with them). {@code fresh}: the store is closed
+         * and reopened before each operation (untimed), so only what the operation touches is
+         * resident.
+         */
+        @Param({"kept", "fresh"})
+        public String session;
+
         Path dir;
+        String uri;
         KernelModel model;
         PersistentStore open;
         RawOo1 raw;
         final SplittableRandom random = new SplittableRandom(11);
-        long writtenBefore;
-        long commitsBefore;
+        long written;
+        long commits;
 
         @Setup(Level.Trial)
         public void build() throws RocksDBException {
@@ -89,7 +100,7 @@ public class Oo1CommitBenchmark {
                 raw.build(parts, KernelFixtures.SEED);
                 return;
             }
-            String uri = switch (store) {
+            uri = switch (store) {
                 case "rocksdb", "file" -> store + ":" + dir.resolve("store") + "?sync=" + sync;
                 default -> throw new IllegalArgumentException(store);
             };
@@ -97,8 +108,13 @@ public class Oo1CommitBenchmark {
             KernelFixtures.buildOo1(uri, parts);
             open = KernelFixtures.open(uri);
             model.attach(open.fetch("oo1"));
-            writtenBefore = open.statistics().recordsWritten();
-            commitsBefore = open.statistics().commits();
+            count(-1);
+        }
+
+        /** Adds the open store's record and commit counts, times {@code sign}, to the totals. */
+        private void count(int sign) {
+            written += sign * open.statistics().recordsWritten();
+            commits += sign * open.statistics().commits();
         }
 
         @Setup(Level.Invocation)
@@ -106,6 +122,13 @@ public class Oo1CommitBenchmark {
             if (raw != null) {
                 raw.prepareInsert(NEW_PARTS, random);
             } else {
+                if (session.equals("fresh")) {
+                    count(1);
+                    open.close();
+                    open = KernelFixtures.open(uri);
+                    model.attach(open.fetch("oo1"));
+                    count(-1);
+                }
                 model.prepareInsert(NEW_PARTS, random);
                 open.beginTransaction();
             }
@@ -117,8 +140,7 @@ public class Oo1CommitBenchmark {
                 System.out.printf("%n%s: %.1f records per commit%n", store, (double) raw.recordsWritten / raw.commits);
                 raw.close();
             } else {
-                long written = open.statistics().recordsWritten() - writtenBefore;
-                long commits = open.statistics().commits() - commitsBefore;
+                count(1);
                 System.out.printf("%n%s: %.1f records per commit%n", store, (double) written / commits);
                 open.close();
             }

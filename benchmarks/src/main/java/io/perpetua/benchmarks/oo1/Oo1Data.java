@@ -112,7 +112,7 @@ public final class Oo1Data {
      * @param parts the ids to choose among: 1..parts
      * @return the target id in 1..parts
      */
-    static int target(SplittableRandom r, int source, int parts) {
+    public static int target(SplittableRandom r, int source, int parts) {
         if (r.nextInt(10) < 9) {
             int window = Math.max(1, parts / 100);
             return fold(source - window / 2 + r.nextInt(window), parts);
