@@ -999,15 +999,12 @@ public final class Kernel implements PersistentStore {
                     changed.add(o);
                     continue;
                 }
-                String label = labels.get(o);
-                enqueue(o, label != null ? PathNode.root(label) : PathNode.root(o.getClass(), e.getValue().id()));
+                enqueueRoot(o, labels);
             }
             scanContainers();
             while (!work.isEmpty() || !changed.isEmpty()) {
                 if (work.isEmpty()) {
-                    Object o = changed.poll();
-                    String label = labels.get(o);
-                    enqueue(o, label != null ? PathNode.root(label) : PathNode.root(o.getClass(), pending.get(o).id()));
+                    enqueueRoot(changed.poll(), labels);
                 }
                 write(work.poll(), workPaths.poll());
             }
@@ -1046,6 +1043,12 @@ public final class Kernel implements PersistentStore {
                 }
                 enqueue(c, PathNode.root(c.getClass(), h.id()));
             }
+        }
+
+        /** Enqueues an object the walk starts from, labelled by its name if it has one. */
+        private void enqueueRoot(Object o, Map<Object, String> labels) {
+            String label = labels.get(o);
+            enqueue(o, label != null ? PathNode.root(label) : PathNode.root(o.getClass(), pending.get(o).id()));
         }
 
         private long idOf(Object o) {

@@ -76,7 +76,6 @@ class SatellitesTest {
                 store.persist(old, "old");
             });
         }
-        long youngId;
         long leafId;
         try (PersistentStore store = TestStores.open(uri)) {
             Object[] index = store.fetch("index", Object[].class);
@@ -88,10 +87,9 @@ class SatellitesTest {
                 index[0] = young;                 // reached through a changed array
                 old.any(new Leaf[] {leaf});       // and through a dirty object
             });
-            youngId = young.$perpetua$handle().id();
             leafId = leaf.$perpetua$handle().id();
             assertTrue(Satellites.isSatellite(leafId));
-            assertEquals(youngId, Satellites.home(leafId), "the leaf lives in the record of the node that made it");
+            assertEquals(young.$perpetua$handle().id(), Satellites.home(leafId), "the leaf lives in the record of the node that made it");
         }
         try (PersistentStore store = TestStores.open(uri)) {
             Leaf viaOld = ((Leaf[]) store.fetch("old", Node.class).any())[0];
