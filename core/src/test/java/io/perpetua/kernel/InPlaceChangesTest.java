@@ -3,6 +3,8 @@ package io.perpetua.kernel;
 import io.perpetua.PersistentStore;
 import io.perpetua.testmodel.Node;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -73,6 +75,76 @@ class InPlaceChangesTest {
             Node[] nodes = (Node[]) store.fetch("n", Node.class).any();
             assertEquals("first", nodes[0].name());
             assertEquals("replaced", nodes[1].name());
+        }
+    }
+
+    /**
+     * The kernel remembers a reference array of up to 4 elements in its handle and a longer one
+     * in a copy: for each length on both sides of that line, a change made in place at each
+     * position is saved, an aborted one is put back, and an unchanged array is not rewritten.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5, 6})
+    void everyElementOfAReferenceArrayIsWatched(int length) {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node[] nodes = new Node[length];
+                for (int i = 0; i < length; i++) {
+                    nodes[i] = new Node("old" + i);
+                }
+                Node n = new Node("n");
+                n.any(nodes);
+                store.persist(n, "n");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node[] nodes = (Node[]) store.fetch("n", Node.class).any();
+            for (int i = 0; i < length; i++) {
+                Node committed = nodes[i];
+                store.beginTransaction();
+                nodes[i] = new Node("aborted" + i);
+                store.abortTransaction();
+                assertSame(committed, nodes[i], "an aborted change at " + i + " is put back");
+
+                long written = store.statistics().recordsWritten();
+                store.inTransaction(() -> store.fetch("n", Node.class).name());
+                assertEquals(written, store.statistics().recordsWritten(), "nothing changed, nothing written");
+
+                int at = i;
+                store.inTransaction(() -> nodes[at] = new Node("new" + at));
+                assertEquals(written + 2, store.statistics().recordsWritten(),
+                        "the owner, whose record embeds the array, and the new node at " + i);
+            }
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node[] nodes = (Node[]) store.fetch("n", Node.class).any();
+            for (int i = 0; i < length; i++) {
+                assertEquals("new" + i, nodes[i].name());
+            }
+        }
+    }
+
+    @Test
+    void anEmptyArrayStaysEmptyAndTheFieldThatHoldsItIsStillWatched() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("n");
+                n.any(new Node[0]);
+                store.persist(n, "n");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node n = store.fetch("n", Node.class);
+            assertEquals(0, ((Node[]) n.any()).length);
+            long written = store.statistics().recordsWritten();
+            store.inTransaction(() -> n.name());
+            assertEquals(written, store.statistics().recordsWritten(), "an empty array never changes");
+            store.inTransaction(() -> n.any(new Node[] {new Node("grown")}));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertEquals("grown", ((Node[]) store.fetch("n", Node.class).any())[0].name());
         }
     }
 
