@@ -65,8 +65,10 @@ public interface Backend extends AutoCloseable {
     Map<Integer, byte[]> classDescriptors();
 
     /**
-     * Reserves {@code count} consecutive fresh ids, durably: after this returns, none of them
-     * will ever be handed out again, even if the process dies before they are used.
+     * Reserves {@code count} consecutive fresh ids: after this returns, none of them will ever
+     * be handed out again, even if the process dies before they are used. Against a crash of
+     * the machine, the reservation must be at least as durable as any commit that uses its ids
+     * (a backend may make it durable with the first such commit rather than at once).
      *
      * @param count how many ids, at least 1
      * @return the first id of the range {@code [first, first + count)}

@@ -465,7 +465,7 @@ class RocksDbBackendTest {
         RocksDbBackend backend = (RocksDbBackend) open(dir);
         backend.commit(new WriteSet().put(backend.allocateIds(1), bytes("x")));
         List<AutoCloseable> natives = backend.natives();
-        assertEquals(13, natives.size(), "options (3), cache, filter, read/write options (3), handles (4), db");
+        assertEquals(14, natives.size(), "options (3), cache, filter, read/write options (4), handles (4), db");
         for (AutoCloseable object : natives) {
             assertTrue(owns(object), object.getClass().getSimpleName() + " is open while the backend is");
         }
