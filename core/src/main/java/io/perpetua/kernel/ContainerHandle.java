@@ -24,7 +24,7 @@ final class ContainerHandle extends Handle {
     /**
      * The body as last read or committed, to find changes made in place; null while the
      * container is new (never committed). For arrays, {@link #ARRAY_SNAPSHOT}: their remembered
-     * contents already tell a change and restores the committed contents, and a byte copy of each
+     * contents already tell a change and restore the committed contents, and a byte copy of each
      * array besides cost a third of the memory of a resident OO1 part.
      */
     byte[] snapshot;
@@ -43,7 +43,13 @@ final class ContainerHandle extends Handle {
      *       most reference arrays of an object graph are small (an OO1 part's hold 3 or so);</li>
      *   <li>else a shallow copy, of the array's own type.</li>
      * </ul>
-     * Either way it references only what the array itself references, so it keeps nothing alive.
+     * Either way it references only what the array referenced, but strongly, and the table
+     * holds this handle strongly: an element that reaches back to the array (a child pointing
+     * to the parent whose array holds it) keeps the array, and so the element, resident until
+     * the store closes, though the program dropped them all (README, Known limits). Holding
+     * persistent elements by their handles instead (weak; compared with {@code refersTo})
+     * would cost the scan a cache miss per element, and an abort would have to read back an
+     * element collected in the meantime.
      */
     private Object copy;
     private Object e0;
