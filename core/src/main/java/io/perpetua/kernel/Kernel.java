@@ -514,6 +514,15 @@ public final class Kernel implements PersistentStore {
         return type.cast(o);
     }
 
+    /**
+     * The object of an id as committed, for an abort that puts it back into an array: the
+     * resident one, or read back if the program let it be collected during the transaction.
+     */
+    Object committedObject(long id) {
+        Object o = table.object(id);
+        return o != null ? o : object(id);
+    }
+
     /** @return the resident, filled object of an id, reading it if needed */
     private Object object(long id) {
         Object o = table.object(id);
@@ -951,12 +960,12 @@ public final class Kernel implements PersistentStore {
         /**
          * Enqueues every resident container changed since it was last read or committed, in
          * place (enqueue does not change the table). Arrays cannot note their own changes, so
-         * each is compared with what its handle remembers. The cost is cache misses: with a
-         * separate copy of every array (handle, array, copy), a read-only commit over the 40,000
-         * arrays of OO1 small's 20,000 parts took 1.0 to 2.0 ms; with small reference arrays
-         * remembered in the handle and empty ones skipped unread, 0.41 to 0.66 ms. Taking the
-         * misses a block at a time, so that they overlap, was tried and gained 10-20%, within
-         * the noise. The cheap tests on the handle come first, and an array is compared without
+         * each is compared with what its handle remembers (ContainerHandle#sameContents). The
+         * cost is cache misses: the handle, the array, and the handle of each persistent element,
+         * which is how an element is remembered without keeping it alive. A read-only commit over
+         * the 40,000 arrays of OO1 small's 20,000 parts: 1.1 to 2.4 ms (with a separate copy of
+         * every array, holding the elements strongly: 1.0 to 2.0 ms). Taking the misses a block
+         * at a time, so that they overlap, was tried and gained 10-20%, within the noise. The cheap tests on the handle come first, and an array is compared without
          * asking whether it is Tracked: an instanceof of an interface on an array walks its
          * secondary supers.
          */

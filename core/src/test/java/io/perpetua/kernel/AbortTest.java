@@ -6,6 +6,8 @@ import io.perpetua.runtime.ObjectState;
 import io.perpetua.testmodel.Node;
 import org.junit.jupiter.api.Test;
 
+import java.lang.ref.WeakReference;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -61,15 +63,20 @@ class AbortTest {
         }
     }
 
+    /** Binds "n" to a node "owner" whose {@code any} is the array {a, b}. */
+    private static void persistOwnerOfAandB(PersistentStore store) {
+        store.inTransaction(() -> {
+            Node n = new Node("owner");
+            n.any(new Node[] {new Node("a"), new Node("b")});
+            store.persist(n, "n");
+        });
+    }
+
     @Test
     void abortRestoresAReferenceArrayInPlace() {
         String uri = TestStores.newUri();
         try (PersistentStore store = TestStores.open(uri)) {
-            store.inTransaction(() -> {
-                Node n = new Node("owner");
-                n.any(new Node[] {new Node("a"), new Node("b")});
-                store.persist(n, "n");
-            });
+            persistOwnerOfAandB(store);
             Node n = store.fetch("n", Node.class);
             Node[] array = (Node[]) n.any();
             Node a = array[0];
@@ -90,6 +97,39 @@ class AbortTest {
             Node[] array = (Node[]) store.fetch("n", Node.class).any();
             assertEquals("a", array[0].name());
             assertSame(array[0], array[1], "a change after the abort is committed as usual");
+        }
+    }
+
+    @Test
+    void abortPutsBackAnArrayElementThatWasCollectedMeanwhile() throws Exception {
+        // the kernel remembers an array's persistent elements weakly: an element the program
+        // replaced and dropped may be collected before the abort, which then reads it back
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            persistOwnerOfAandB(store);
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node n = store.fetch("n", Node.class);
+            Node[] array = (Node[]) n.any();
+            WeakReference<Node> replaced = new WeakReference<>(array[1]);
+            store.beginTransaction();
+            array[1] = new Node("stranger");
+            for (int i = 0; i < 100 && replaced.get() != null; i++) {
+                System.gc();
+                Thread.sleep(10);
+            }
+            assertNull(replaced.get(), "nothing holds the replaced element any more");
+            store.abortTransaction();
+
+            assertSame(array, n.any(), "the same array object");
+            assertEquals("b", array[1].name(), "its committed element, read back");
+            assertTrue(store.isPersistent(array[1]));
+            store.inTransaction(() -> array[0] = array[1]);
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node[] array = (Node[]) store.fetch("n", Node.class).any();
+            assertSame(array[0], array[1], "the element read back is the stored object, not a copy");
+            assertEquals("b", array[0].name());
         }
     }
 

@@ -4,6 +4,8 @@ import io.perpetua.PersistentStore;
 import io.perpetua.runtime.ObjectState;
 import io.perpetua.testmodel.Node;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
@@ -89,6 +91,47 @@ class FaultInTest {
             assertNull(probe.get(), "a clean persistent object is held weakly");
             assertTrue(store.statistics().residentObjects() < resident, "and its table entry goes");
             assertEquals("n0", store.fetch("chain", Node.class).name(), "it can be read again");
+        }
+    }
+
+    /** Arrays of up to 4 elements are remembered in their handle, longer ones in an array: both. */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 6})
+    void objectsWhoseArraysReachBackToThemAreCollectedToo(int length) throws Exception {
+        // what the kernel remembers of an array to find changes in place must not pin it:
+        // owner -> array -> child -> owner is the shape of every OO1 part and its connections
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node root = new Node("root");
+                Node owner = new Node("owner");
+                Node[] children = new Node[length];
+                for (int i = 0; i < length; i++) {
+                    children[i] = new Node("child" + i);
+                    children[i].next(owner);
+                }
+                owner.any(children);
+                root.next(owner);
+                store.persist(root, "root");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = store.fetch("root", Node.class);
+            Node[] array = (Node[]) root.next().any();
+            assertEquals("owner", array[length - 1].next().name());
+            WeakReference<Node> owner = new WeakReference<>(root.next());
+            WeakReference<Node[]> probe = new WeakReference<>(array);
+            root = null;
+            array = null;
+            for (int i = 0; i < 100 && (probe.get() != null || owner.get() != null); i++) {
+                System.gc();
+                Thread.sleep(10);
+            }
+            assertNull(owner.get(), "a clean object whose array reaches back to it is held weakly");
+            assertNull(probe.get(), "and so is its array");
+            assertEquals("child" + (length - 1),
+                    ((Node[]) store.fetch("root", Node.class).next().any())[length - 1].name(),
+                    "they can be read again");
         }
     }
 
