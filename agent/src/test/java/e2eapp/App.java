@@ -69,6 +69,9 @@ public final class App {
         int salary = e.salary;
         int budget = d.budget;
         System.out.println("afterAbort=salary " + salary + " budget " + budget + " " + e.line());
+        // an array field read through this, inside a method of a dept never read in this JVM:
+        // the fill leaves the array lazy, and the read must decode it rather than see its marker
+        System.out.println("staffOfDept5=" + c.depts[5].staffNames());
     }
 
     static String dump(PersistentStore store) {

@@ -20,4 +20,13 @@ public class Dept {
         }
         this.budget = staff * 100;
     }
+
+    /** Reads {@code staff} through {@code this}: the agent sends that read through the field's getter. */
+    String staffNames() {
+        StringBuilder out = new StringBuilder();
+        for (Employee e : staff) {
+            out.append(out.length() == 0 ? "" : ",").append(e.name);
+        }
+        return out.toString();
+    }
 }

@@ -20,4 +20,9 @@ public class Part {
     public int id() {
         return id;
     }
+
+    /** Reads an array field through {@code this}. */
+    public int fanOut() {
+        return to.length;
+    }
 }

@@ -136,6 +136,7 @@ class EndToEndIT {
         assertEquals(0, abort.exit, abort::toString);
         assertTrue(abort.out.contains("afterAbort=salary 1520 budget 1000 dept3-e2 salary=1520 manager=dept3-e0\n"),
                 abort::toString);
+        assertTrue(abort.out.contains("staffOfDept5=dept5-e0,dept5-e1,"), abort::toString);
 
         Run dump = java(jdk, List.of(agent("failFast")), cp, "e2eapp.App", "dump", store);
         assertEquals(0, dump.exit, dump::toString);

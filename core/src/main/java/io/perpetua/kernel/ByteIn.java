@@ -47,6 +47,14 @@ final class ByteIn {
         return end;
     }
 
+    /** @return the next byte, unsigned, without moving past it */
+    int peekByte() {
+        if (pos >= end) {
+            throw new MalformedRecord("record ends early at byte " + pos);
+        }
+        return buf[pos] & 0xFF;
+    }
+
     int readByte() {
         if (pos >= end) {
             throw new MalformedRecord("record ends early at byte " + pos);

@@ -54,6 +54,22 @@ final class ByteOut {
         len += b.length;
     }
 
+    /** Inserts {@code v} as an unsigned LEB128 at {@code at}, moving the bytes after it along. */
+    void insertVarInt(int at, int v) {
+        int n = 1;
+        for (int rest = v >>> 7; rest != 0; rest >>>= 7) {
+            n++;
+        }
+        ensure(n);
+        System.arraycopy(buf, at, buf, at + n, len - at);
+        len += n;
+        for (int i = 0; i < n - 1; i++) {
+            buf[at + i] = (byte) ((v & 0x7F) | 0x80);
+            v >>>= 7;
+        }
+        buf[at + n - 1] = (byte) v;
+    }
+
     /** Unsigned LEB128. */
     void writeVarLong(long v) {
         ensure(10);

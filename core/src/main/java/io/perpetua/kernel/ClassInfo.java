@@ -24,16 +24,36 @@ final class ClassInfo {
      * stored as {@link Satellites satellites}.
      */
     final boolean leaf;
+    /**
+     * For a rewritten class with persistent array fields: by reference-field ordinal (the
+     * position among the layout's reference fields), the field's lazy marker (see
+     * {@link LazyFields}), null for the other reference fields. Null if the class has none.
+     */
+    final Object[] lazyMarkers;
 
     ClassInfo(Class<?> type, ClassDescriptor descriptor, HollowFactory factory,
               java.lang.invoke.MethodHandle recordConstructor, java.lang.invoke.MethodHandle[] recordAccessors,
-              boolean leaf) {
+              boolean leaf, Object[] lazyMarkers) {
         this.type = type;
         this.descriptor = descriptor;
         this.factory = factory;
         this.recordConstructor = recordConstructor;
         this.recordAccessors = recordAccessors;
         this.leaf = leaf;
+        this.lazyMarkers = lazyMarkers;
+    }
+
+    /** @return the ordinal of the reference field whose lazy marker this is, or -1 */
+    int lazyOrdinal(Object marker) {
+        Object[] m = lazyMarkers;
+        if (m != null) {
+            for (int k = 0; k < m.length; k++) {
+                if (m[k] == marker) {
+                    return k;
+                }
+            }
+        }
+        return -1;
     }
 
     List<ClassDescriptor.Field> fields() {

@@ -11,6 +11,7 @@ import io.perpetua.runtime.RecordWriter;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
@@ -29,6 +30,8 @@ import java.util.Map;
  */
 final class ClassRegistry {
     private static final String SYNTHETIC_PREFIX = "$perpetua$";
+    /** The prefix of the static field holding an array field's lazy marker (the agent's protocol). */
+    static final String LAZY_PREFIX = "$perpetua$lazy$";
 
     private final Map<Integer, ClassDescriptor> byId = new HashMap<>();
     /**
@@ -176,7 +179,8 @@ final class ClassRegistry {
             // the factory is looked up here, not kept in the layout: a class registers it when initialized
             HollowFactory factory = layout.kind == ClassDescriptor.Kind.OBJECT && !Modifier.isAbstract(type.getModifiers())
                     ? PersistentClasses.factory(type) : null;
-            info = new ClassInfo(type, d, factory, layout.recordConstructor, layout.recordAccessors, layout.leaf);
+            info = new ClassInfo(type, d, factory, layout.recordConstructor, layout.recordAccessors, layout.leaf,
+                    layout.lazyMarkers);
             infos.put(type, info);
         }
         lastInfo = info;
@@ -190,10 +194,10 @@ final class ClassRegistry {
      */
     private record Layout(ClassDescriptor.Kind kind, List<ClassDescriptor.Field> fields,
                           MethodHandle recordConstructor, MethodHandle[] recordAccessors, boolean leaf,
-                          String refusal) {
+                          Object[] lazyMarkers, String refusal) {
 
         static Layout refused(String why) {
-            return new Layout(null, null, null, null, false, why);
+            return new Layout(null, null, null, null, false, null, why);
         }
     }
 
@@ -210,7 +214,9 @@ final class ClassRegistry {
             levels.add(0, c);
         }
         List<ClassDescriptor.Field> fields = new ArrayList<>();
+        List<Object> markers = new ArrayList<>();
         boolean leaf = true;
+        boolean lazy = false;
         for (Class<?> level : levels) {
             List<Field> declared = persistentFields(level);
             if (!declared.isEmpty() && !declaresWriter(level)) {
@@ -220,9 +226,38 @@ final class ClassRegistry {
             for (Field f : declared) {
                 fields.add(new ClassDescriptor.Field(level.getName(), f.getName(), typeCode(f.getType())));
                 leaf &= cannotHoldContainer(f.getType());
+                if (!f.getType().isPrimitive()) {
+                    Object marker = lazyMarker(level, f);
+                    lazy |= marker != null;
+                    markers.add(marker);
+                }
             }
         }
-        return new Layout(ClassDescriptor.Kind.OBJECT, List.copyOf(fields), null, null, leaf, null);
+        return new Layout(ClassDescriptor.Kind.OBJECT, List.copyOf(fields), null, null, leaf,
+                lazy ? markers.toArray() : null, null);
+    }
+
+    /**
+     * @return the lazy marker the agent gave an array field ({@code static final T[]
+     *         $perpetua$lazy$<field>}, see {@link LazyFields}), or null if it has none (not an
+     *         array, or a class whose getters do not know markers): such a field is decoded with
+     *         its object
+     */
+    private static Object lazyMarker(Class<?> level, Field f) {
+        if (!f.getType().isArray()) {
+            return null;
+        }
+        try {
+            Field m = level.getDeclaredField(LAZY_PREFIX + f.getName());
+            if (!Modifier.isStatic(m.getModifiers()) || m.getType() != f.getType()) {
+                return null;
+            }
+            m.setAccessible(true);
+            Object marker = m.get(null);
+            return marker != null && Array.getLength(marker) == 0 ? marker : null;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
     }
 
     private static Layout recordLayout(Class<?> type) {
@@ -241,7 +276,7 @@ final class ClassRegistry {
             MethodHandle ctor = lookup.findConstructor(type, MethodType.methodType(void.class, types))
                     .asType(MethodType.methodType(Object.class, types).generic())
                     .asSpreader(Object[].class, components.length);
-            return new Layout(ClassDescriptor.Kind.RECORD, List.copyOf(fields), ctor, accessors, false, null);
+            return new Layout(ClassDescriptor.Kind.RECORD, List.copyOf(fields), ctor, accessors, false, null, null);
         } catch (ReflectiveOperationException | RuntimeException e) {
             return Layout.refused("the record's canonical constructor or accessors are not accessible to Perpetua (" + e + ")");
         }

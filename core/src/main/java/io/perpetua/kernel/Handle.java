@@ -19,6 +19,8 @@ class Handle extends ObjectHandle {
      * object, so it costs no memory.
      */
     int satellites;
+    /** The array fields not decoded yet, or null: see {@link LazyFields}. Guarded by the kernel's lock. */
+    LazyFields lazy;
 
     Handle(Kernel kernel, Object referent, long id, ReferenceQueue<Object> queue) {
         super(referent, id, queue);
@@ -33,5 +35,10 @@ class Handle extends ObjectHandle {
     @Override
     protected void beforeWrite(Persistent object) {
         kernel.beforeWrite(this, object);
+    }
+
+    @Override
+    protected void materialize(Persistent object, Object marker) {
+        kernel.materialize(this, object, marker);
     }
 }

@@ -272,6 +272,7 @@ public final class Kernel implements PersistentStore {
                     // first, since a rewritten getter takes a value that is not the default as
                     // proof that the object is filled
                     p.$perpetua$read(DEFAULTS);
+                    h.lazy = null;
                     p.$perpetua$state(ObjectState.HOLLOW);
                 }
             } else if (((ContainerHandle) h).snapshot == null) {
@@ -723,12 +724,66 @@ public final class Kernel implements PersistentStore {
         if (p.$perpetua$state() == ObjectState.HOLLOW) {
             load(h, p);
         }
+        if (h.lazy != null && !closed) {
+            decodeLazyFields(h, p, -1); // the commit encodes the whole object
+        }
         if (p.$perpetua$state() == ObjectState.CLEAN) {
             p.$perpetua$state(ObjectState.DIRTY);
             if (!closed) {
                 pending.put(p, h);
             }
         }
+    }
+
+    /** Decodes a lazy array field: the slow path of the getter that found its marker. */
+    synchronized void materialize(Handle h, Persistent p, Object marker) {
+        if (h.lazy == null) {
+            return; // decoded by another thread while this one waited
+        }
+        checkOpen();
+        int k = classes.info(p.getClass()).lazyOrdinal(marker);
+        if (k >= 0 && h.lazy.at[k] != 0) {
+            decodeLazyFields(h, p, k);
+        }
+    }
+
+    /**
+     * Decodes an object's lazy array fields (the one of reference-field ordinal {@code only}, or
+     * all of them if it is -1) from the record it was filled from, and sets them through its
+     * codec: its other fields are written back as they are. A field that no longer holds its
+     * marker (set meanwhile without the getter, by reflection say) keeps what it holds.
+     */
+    private void decodeLazyFields(Handle h, Persistent p, int only) {
+        LazyFields lazy = h.lazy;
+        long id = h.id();
+        ClassInfo info = classes.info(p.getClass());
+        Object[] markers = info.lazyMarkers;
+        FieldValues values = new FieldValues(info.descriptor.fields.size());
+        p.$perpetua$write(values);
+        long outer = filling;
+        filling = id; // the owner of the containers embedded in this record
+        try {
+            RecordDecoder decoder = new RecordDecoder(classes, resolve, strings);
+            for (int k = 0; k < lazy.at.length; k++) {
+                if (lazy.at[k] != 0 && (only < 0 || k == only) && values.reference(k) == markers[k]) {
+                    values.reference(k, decoder.reset(new ByteIn(lazy.record, lazy.at[k], lazy.end), location, id).value());
+                }
+            }
+            p.$perpetua$read(values.replay());
+        } catch (ByteIn.MalformedRecord | ClassCastException e) {
+            throw fieldsFailed(p, id, e);
+        } finally {
+            filling = outer;
+        }
+        for (int k = 0; k < lazy.at.length; k++) {
+            if (only < 0 || k == only) {
+                lazy.at[k] = 0;
+            }
+        }
+        if (lazy.done()) {
+            h.lazy = null;
+        }
+        VarHandle.releaseFence(); // the fields are written before another thread can see them
     }
 
     private byte[] read(long id) {
@@ -766,8 +821,14 @@ public final class Kernel implements PersistentStore {
                         + p.getClass().getName(), null);
             }
             RecordDecoder decoder = new RecordDecoder(classes, resolve, strings).reset(in, location, id);
-            RecordReader reader = stored == info.descriptor ? decoder : decoder.evolved(stored, info.descriptor);
+            boolean current = stored == info.descriptor;
+            if (current && info.lazyMarkers != null) {
+                decoder.leaveArraysLazy(info.lazyMarkers);
+            }
+            RecordReader reader = current ? decoder : decoder.evolved(stored, info.descriptor);
             p.$perpetua$read(reader);
+            int[] lazyAt = decoder.lazyFields();
+            ((Handle) p.$perpetua$handle()).lazy = lazyAt != null ? new LazyFields(record, to, lazyAt) : null;
             boolean hasSatellites = !in.atEnd() && from == 0 && to == record.length;
             if (!in.atEnd() && !hasSatellites) {
                 throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the last field");
@@ -779,14 +840,20 @@ public final class Kernel implements PersistentStore {
             }
             VarHandle.releaseFence(); // the fields are written before the state says so
             p.$perpetua$state(ObjectState.CLEAN);
-        } catch (ByteIn.MalformedRecord m) {
-            throw new CorruptStoreException(where(id), m.getMessage(), null);
-        } catch (ClassCastException e) {
-            throw new IncompatibleClassChangeException(p.getClass().getName(), null,
-                    "a stored value no longer fits the type of its field (" + e.getMessage() + ")", e);
+        } catch (ByteIn.MalformedRecord | ClassCastException e) {
+            throw fieldsFailed(p, id, e);
         } finally {
             filling = outer;
         }
+    }
+
+    /** @return the error for a record whose fields cannot be read into the object: corrupt, or no longer fitting */
+    private PersistentStoreException fieldsFailed(Persistent p, long id, RuntimeException e) {
+        if (e instanceof ByteIn.MalformedRecord) {
+            return new CorruptStoreException(where(id), e.getMessage(), null);
+        }
+        return new IncompatibleClassChangeException(p.getClass().getName(), null,
+                "a stored value no longer fits the type of its field (" + e.getMessage() + ")", e);
     }
 
     private Persistent newShell(ClassDescriptor d, long id) {
@@ -1007,6 +1074,9 @@ public final class Kernel implements PersistentStore {
                     return;
                 }
                 ClassInfo info = checkStorable(p.getClass(), path);
+                if (ph.lazy != null) {
+                    decodeLazyFields(ph, p, -1); // rewritten because of a satellite or a promotion
+                }
                 writing = id;
                 writingHome = ph;
                 byte[] record = encoder.object(p, info, path);

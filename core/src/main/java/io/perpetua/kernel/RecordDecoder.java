@@ -74,6 +74,11 @@ final class RecordDecoder implements RecordReader {
     /** The store and the object whose record this is, to name it in errors. */
     private String location;
     private long objectId;
+    /** While a fill may leave array fields lazy: the class's {@link ClassInfo#lazyMarkers}, else null. */
+    private Object[] lazyMarkers;
+    /** Where each lazy field's value starts, by reference-field ordinal; null until one is left lazy. */
+    private int[] lazyAt;
+    private int refOrdinal;
 
     /** @param strings the kernel's shared short strings, or null to decode every string anew */
     RecordDecoder(ClassRegistry classes, Resolve resolve, StringCache strings) {
@@ -92,6 +97,25 @@ final class RecordDecoder implements RecordReader {
 
     ByteIn in() {
         return in;
+    }
+
+    /**
+     * Lets the fields read next (one object's, through {@link #readObject}) be left lazy: an
+     * array field with a marker whose value is an embedded container with its length, or a
+     * container with a record of its own, is stepped over and read as its marker.
+     */
+    void leaveArraysLazy(Object[] markers) {
+        lazyMarkers = markers;
+        lazyAt = null;
+        refOrdinal = 0;
+    }
+
+    /** @return where the fields left lazy start (see {@link LazyFields#at}), or null if none was; ends {@link #leaveArraysLazy} */
+    int[] lazyFields() {
+        int[] at = lazyAt;
+        lazyMarkers = null;
+        lazyAt = null;
+        return at;
     }
 
     // ---- RecordReader ----
@@ -138,7 +162,35 @@ final class RecordDecoder implements RecordReader {
 
     @Override
     public Object readObject() {
+        Object[] markers = lazyMarkers;
+        if (markers != null) {
+            int k = refOrdinal++;
+            int start = in.position();
+            if (k < markers.length && markers[k] != null && stepOverContainer()) {
+                if (lazyAt == null) {
+                    lazyAt = new int[markers.length];
+                }
+                lazyAt[k] = start; // never 0: the record starts with its descriptor id
+                return markers[k];
+            }
+        }
         return value();
+    }
+
+    /** Moves past a container reference or an embedded container with its length, if one is next. */
+    private boolean stepOverContainer() {
+        int tag = in.peekByte();
+        if (tag == Tag.INLINE_CONTAINER_SIZED) {
+            in.readByte();
+            in.readVarLong();
+            in.skip(in.readCount());
+        } else if (tag == Tag.CONTAINER) {
+            in.readByte();
+            in.readVarLong();
+        } else {
+            return false; // null, or an older record's embedding without a length
+        }
+        return true;
     }
 
     /** Reads one field of a stored type code, boxed. */
@@ -294,6 +346,17 @@ final class RecordDecoder implements RecordReader {
                 return resolve.container(in.readVarLong());
             case Tag.INLINE_CONTAINER:
                 return resolve.embedded(in.readVarLong(), this);
+            case Tag.INLINE_CONTAINER_SIZED: {
+                long id = in.readVarLong();
+                int length = in.readCount();
+                int end = in.position() + length;
+                Object c = resolve.embedded(id, this);
+                if (in.position() != end) {
+                    throw new ByteIn.MalformedRecord("an embedded container said it takes " + length + " bytes and took "
+                            + (in.position() - end + length));
+                }
+                return c;
+            }
             case Tag.STRING:
                 return in.readString(strings);
             case Tag.TRUE:

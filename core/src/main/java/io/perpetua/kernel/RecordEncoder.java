@@ -84,6 +84,8 @@ final class RecordEncoder implements RecordWriter {
     private PathNode path;
     private ClassInfo info;
     private int field;
+    /** The reference-field ordinal of the next {@link #writeObject}. */
+    private int refField;
     private int depth;
     /** Set by {@link #writeObject} for the one value it writes: a field of a rewritten object. */
     private boolean directField;
@@ -99,6 +101,7 @@ final class RecordEncoder implements RecordWriter {
         this.path = path;
         this.info = info;
         this.field = 0;
+        this.refField = 0;
         out.writeVarInt(info.descriptor.id);
         object.$perpetua$write(this);
         if (field != info.descriptor.fields.size()) {
@@ -283,6 +286,13 @@ final class RecordEncoder implements RecordWriter {
     @Override
     public void writeObject(Object v) {
         String name = info == null ? "?" : info.fieldName(field);
+        if (info != null && info.lazyMarkers != null) {
+            int k = refField++;
+            if (k < info.lazyMarkers.length && v != null && v == info.lazyMarkers[k]) {
+                // the kernel decodes lazy fields before it encodes an object: this would store an empty array
+                throw new IllegalStateException("field " + name + " of " + info.type.getName() + " is encoded before it was decoded");
+            }
+        }
         expect('L');
         directField = true;
         value(v, name, 0);
@@ -364,7 +374,7 @@ final class RecordEncoder implements RecordWriter {
                 out.writeByte(Tag.CONTAINER);
                 out.writeVarLong(ref >>> 1);
             } else {
-                out.writeByte(Tag.INLINE_CONTAINER);
+                out.writeByte(Tag.INLINE_CONTAINER_SIZED);
                 out.writeVarLong(ref >>> 1);
                 int start = out.length();
                 PathNode saved = path;
@@ -374,7 +384,9 @@ final class RecordEncoder implements RecordWriter {
                 } finally {
                     path = saved;
                 }
-                reach.embedded(v, out.copyRange(start));
+                byte[] bytes = out.copyRange(start);
+                out.insertVarInt(start, bytes.length);
+                reach.embedded(v, bytes);
             }
         }
     }

@@ -52,6 +52,13 @@ final class Tag {
      * record of its own (be "promoted") when a second referrer appears.
      */
     static final int INLINE_CONTAINER = 40;
+    /**
+     * {@link #INLINE_CONTAINER} with the length of what follows the id: varlong object id, varint
+     * length, then the container's descriptor id and body. The length lets a fill step over an
+     * array field without decoding it (see {@link LazyFields}). What the encoder writes since
+     * 0.1; records with tag 40 are still read.
+     */
+    static final int INLINE_CONTAINER_SIZED = 41;
 
     private Tag() {
     }

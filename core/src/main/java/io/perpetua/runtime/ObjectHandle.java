@@ -31,4 +31,10 @@ public abstract class ObjectHandle extends WeakReference<Object> {
 
     /** Makes the object resident (if hollow) and marks it dirty. */
     protected abstract void beforeWrite(Persistent object);
+
+    /**
+     * Decodes the array field whose lazy marker is {@code marker} into the object; does nothing
+     * if that field was decoded already (by another thread, say).
+     */
+    protected abstract void materialize(Persistent object, Object marker);
 }

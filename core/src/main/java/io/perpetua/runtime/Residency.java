@@ -33,4 +33,22 @@ public final class Residency {
             object.$perpetua$handle().beforeWrite(object);
         }
     }
+
+    /**
+     * Called when the getter of a persistent array field finds the field's lazy marker (the
+     * zero-length array in the class's {@code $perpetua$lazy$<field>}): the fill stepped over
+     * the field's stored value, and it is decoded now, into the field. Thread-safe, like
+     * {@link #load}.
+     *
+     * @param object a resident persistent object, not null
+     * @param marker the marker the getter found
+     * @throws io.perpetua.PersistentStoreException if the store cannot supply the value (for
+     *         example, it was closed)
+     */
+    public static void materialize(Persistent object, Object marker) {
+        ObjectHandle h = object.$perpetua$handle();
+        if (h != null) {
+            h.materialize(object, marker);
+        }
+    }
 }

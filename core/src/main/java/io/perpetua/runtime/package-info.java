@@ -32,6 +32,14 @@
  *       method: {@code if ($perpetua$state == ObjectState.HOLLOW) Residency.load(this);}.
  *       Writing a field: {@code if ($perpetua$state < 0) Residency.beforeWrite(this);} then the
  *       field. {@link io.perpetua.runtime.Residency} is the only slow path.</li>
+ *   <li>Every persistent field of an array type {@code T[]} has a <em>lazy marker</em>:
+ *       {@code public static final T[] $perpetua$lazy$<field> = new T[0]}, set first in the
+ *       static initializer. A fill may leave the marker in the field instead of decoding the
+ *       stored array; its read then adds, after the value-first read,
+ *       {@code if (v == $perpetua$lazy$f) { Residency.materialize(this, $perpetua$lazy$f); }}
+ *       and the field again. Such a field is read this way on {@code this} too, inside the
+ *       object's own methods. The kernel finds the markers by reflection; a field without one
+ *       is always decoded with its object.</li>
  * </ul>
  *
  * <p>Final instance fields lose {@code ACC_FINAL} in rewritten classes, since a hollow object

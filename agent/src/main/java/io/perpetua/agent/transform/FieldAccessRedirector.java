@@ -22,8 +22,9 @@ import java.util.List;
  *   <li>in a constructor, reads and writes stay direct: the object is new (transient), and
  *       before the super-constructor call nothing may be called on it;</li>
  *   <li>in an instance method of a persistent-capable class, reads stay direct: the method's
- *       entry check ({@link ResidencyCheckAdder}) has made the object resident. Writes still go
- *       through the setter, which marks the object dirty.</li>
+ *       entry check ({@link ResidencyCheckAdder}) has made the object resident. Not those of
+ *       array fields, which a fill may leave lazy (their getter decodes them); and writes still
+ *       go through the setter, which marks the object dirty.</li>
  * </ul>
  * The replacement has the same stack effect as the field instruction, so stack map frames stay
  * valid. Accessors are static, so field hiding and protected access behave as for the field.
@@ -98,7 +99,8 @@ final class FieldAccessRedirector extends ClassVisitor {
             boolean get = f.getOpcode() == Opcodes.GETFIELD;
             if (frames != null) {
                 boolean onThis = ReceiverAnalysis.receiverIsThis(frames[method.instructions.indexOf(f)], f);
-                if (onThis && (constructor || get)) {
+                // an array field is read through its getter even on this: a fill may have left it lazy
+                if (onThis && (constructor || get && !f.desc.startsWith("["))) {
                     continue;
                 }
             }

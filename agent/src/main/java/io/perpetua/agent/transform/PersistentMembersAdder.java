@@ -92,13 +92,13 @@ final class PersistentMembersAdder extends ClassVisitor {
     public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
                                      String[] exceptions) {
         MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
-        if ("<clinit>".equals(name) && concrete && mv != null) {
+        if ("<clinit>".equals(name) && needsClinit() && mv != null) {
             hasClinit = true;
             return new MethodVisitor(Opcodes.ASM9, mv) {
                 @Override
                 public void visitCode() {
                     super.visitCode();
-                    emitRegistration(this);
+                    emitStaticSetUp(this);
                 }
             };
         }
@@ -119,14 +119,18 @@ final class PersistentMembersAdder extends ClassVisitor {
         addProxyConstructor();
         if (concrete) {
             addNewHollow();
-            if (!hasClinit) {
-                MethodVisitor mv = super.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
-                mv.visitCode();
-                emitRegistration(mv);
-                mv.visitInsn(Opcodes.RETURN);
-                mv.visitMaxs(0, 0);
-                mv.visitEnd();
-            }
+        }
+        for (ClassInfo.Member f : lazyFields()) {
+            super.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC,
+                    Protocol.LAZY + f.name(), f.descriptor(), null, null).visitEnd();
+        }
+        if (needsClinit() && !hasClinit) {
+            MethodVisitor mv = super.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
+            mv.visitCode();
+            emitStaticSetUp(mv);
+            mv.visitInsn(Opcodes.RETURN);
+            mv.visitMaxs(0, 0);
+            mv.visitEnd();
         }
         if (topMost) {
             addPersistMethods();
@@ -221,7 +225,9 @@ final class PersistentMembersAdder extends ClassVisitor {
         MethodVisitor mv = super.visitMethod(accessorAccess(f), Protocol.GET + f.name(),
                 Protocol.getterDescriptor(className, f.descriptor()), null, null);
         mv.visitCode();
-        if (f.isPersistentField()) {
+        if (f.isPersistentField() && f.descriptor().startsWith("[")) {
+            emitArrayRead(mv, f);
+        } else if (f.isPersistentField()) {
             emitValueFirstRead(mv, f);
         } else {
             emitLoadCheck(mv); // a transient field: its object must be resident, whatever it holds
@@ -280,6 +286,48 @@ final class PersistentMembersAdder extends ClassVisitor {
         mv.visitFrame(Opcodes.F_APPEND, 1, new Object[] {frameType(type)}, 0, null);
         mv.visitVarInsn(type.getOpcode(Opcodes.ILOAD), 1);
         mv.visitInsn(type.getOpcode(Opcodes.IRETURN));
+    }
+
+    /**
+     * The read of a persistent array field: the value-first read, then a test for the field's
+     * lazy marker (left by a fill that stepped over the stored value):
+     * <pre>
+     *   T[] v = self.f;
+     *   if (v == null &amp;&amp; self.$perpetua$state == HOLLOW) { Residency.load(self); v = self.f; }
+     *   if (v == $perpetua$lazy$f) { Residency.materialize(self, $perpetua$lazy$f); v = self.f; }
+     *   return v;
+     * </pre>
+     * A filled array costs one more comparison, with a constant, than another field.
+     */
+    private void emitArrayRead(MethodVisitor mv, ClassInfo.Member f) {
+        String marker = Protocol.LAZY + f.name();
+        Label filled = new Label();
+        Label done = new Label();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, className, f.name(), f.descriptor());
+        mv.visitVarInsn(Opcodes.ASTORE, 1);
+        mv.visitVarInsn(Opcodes.ALOAD, 1);
+        mv.visitJumpInsn(Opcodes.IFNONNULL, filled);
+        emitHollowTest(mv, filled);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, className, f.name(), f.descriptor());
+        mv.visitVarInsn(Opcodes.ASTORE, 1);
+        mv.visitLabel(filled);
+        mv.visitFrame(Opcodes.F_APPEND, 1, new Object[] {f.descriptor()}, 0, null);
+        mv.visitVarInsn(Opcodes.ALOAD, 1);
+        mv.visitFieldInsn(Opcodes.GETSTATIC, className, marker, f.descriptor());
+        mv.visitJumpInsn(Opcodes.IF_ACMPNE, done);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETSTATIC, className, marker, f.descriptor());
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, Protocol.MATERIALIZE, Protocol.MATERIALIZE_DESC,
+                false);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, className, f.name(), f.descriptor());
+        mv.visitVarInsn(Opcodes.ASTORE, 1);
+        mv.visitLabel(done);
+        mv.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
+        mv.visitVarInsn(Opcodes.ALOAD, 1);
+        mv.visitInsn(Opcodes.ARETURN);
     }
 
     /** @return the verification type of a local of this type, for a stack map frame */
@@ -411,6 +459,50 @@ final class PersistentMembersAdder extends ClassVisitor {
         mv.visitInsn(Opcodes.ARETURN);
         mv.visitMaxs(0, 0);
         mv.visitEnd();
+    }
+
+    /**
+     * The persistent array fields: each gets a lazy marker, so that a fill may leave it
+     * undecoded until its getter is called (see {@code io.perpetua.runtime.Residency#materialize}).
+     */
+    private List<ClassInfo.Member> lazyFields() {
+        return instanceFields.stream().filter(f -> f.isPersistentField() && f.descriptor().startsWith("[")).toList();
+    }
+
+    /** A static initializer is added or extended for the registration and for the lazy markers. */
+    private boolean needsClinit() {
+        return concrete || !lazyFields().isEmpty();
+    }
+
+    /** First in the static initializer: the lazy markers, then (concrete classes) the registration. */
+    private void emitStaticSetUp(MethodVisitor mv) {
+        for (ClassInfo.Member f : lazyFields()) {
+            Type component = Type.getType(f.descriptor().substring(1));
+            mv.visitInsn(Opcodes.ICONST_0);
+            switch (component.getSort()) {
+                case Type.OBJECT -> mv.visitTypeInsn(Opcodes.ANEWARRAY, component.getInternalName());
+                case Type.ARRAY -> mv.visitTypeInsn(Opcodes.ANEWARRAY, component.getDescriptor());
+                default -> mv.visitIntInsn(Opcodes.NEWARRAY, newArrayCode(component));
+            }
+            mv.visitFieldInsn(Opcodes.PUTSTATIC, className, Protocol.LAZY + f.name(), f.descriptor());
+        }
+        if (concrete) {
+            emitRegistration(mv);
+        }
+    }
+
+    private static int newArrayCode(Type primitive) {
+        return switch (primitive.getSort()) {
+            case Type.BOOLEAN -> Opcodes.T_BOOLEAN;
+            case Type.CHAR -> Opcodes.T_CHAR;
+            case Type.FLOAT -> Opcodes.T_FLOAT;
+            case Type.DOUBLE -> Opcodes.T_DOUBLE;
+            case Type.BYTE -> Opcodes.T_BYTE;
+            case Type.SHORT -> Opcodes.T_SHORT;
+            case Type.INT -> Opcodes.T_INT;
+            case Type.LONG -> Opcodes.T_LONG;
+            default -> throw new IllegalArgumentException("not a primitive type: " + primitive);
+        };
     }
 
     private void emitRegistration(MethodVisitor mv) {

@@ -48,6 +48,15 @@ final class Protocol {
     /** Per-class residency check called first by every instance method. */
     static final String RESIDENT = "$perpetua$resident";
 
+    /**
+     * The static field holding a persistent array field's lazy marker: a zero-length array of
+     * the field's type that a fill leaves in the field until its getter asks for the value.
+     */
+    static final String LAZY = "$perpetua$lazy$";
+    /** {@code Residency.materialize(Persistent, Object)}: decodes the field whose marker it is given. */
+    static final String MATERIALIZE = "materialize";
+    static final String MATERIALIZE_DESC = "(L" + PERSISTENT + ";Ljava/lang/Object;)V";
+
     static final String GET = "$perpetua$get$";
     static final String SET = "$perpetua$set$";
 

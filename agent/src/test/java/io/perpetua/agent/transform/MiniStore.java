@@ -108,6 +108,11 @@ final class MiniStore {
             dirtied.add(id());
             object.$perpetua$state(ObjectState.DIRTY);
         }
+
+        @Override
+        protected void materialize(Persistent object, Object marker) {
+            throw new UnsupportedOperationException("MiniStore never leaves a field lazy");
+        }
     }
 
     private final class Writer implements RecordWriter {

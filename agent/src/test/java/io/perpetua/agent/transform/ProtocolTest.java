@@ -33,6 +33,8 @@ class ProtocolTest {
                 Type.getMethodDescriptor(Residency.class.getMethod(Protocol.LOAD, Persistent.class)));
         assertEquals(Protocol.SLOW_PATH_DESC,
                 Type.getMethodDescriptor(Residency.class.getMethod(Protocol.BEFORE_WRITE, Persistent.class)));
+        assertEquals(Protocol.MATERIALIZE_DESC, Type.getMethodDescriptor(
+                Residency.class.getMethod(Protocol.MATERIALIZE, Persistent.class, Object.class)));
         assertEquals(Protocol.WRITE_DESC,
                 Type.getMethodDescriptor(Persistent.class.getMethod(Protocol.WRITE, RecordWriter.class)));
         assertEquals(Protocol.READ_DESC,
