@@ -27,6 +27,9 @@ import java.util.List;
  *       {@code <init>(ObjectState)}, the static {@code fetch(String)} returning the class's own
  *       type; instance fields lose {@code ACC_FINAL} (a hollow object is filled after its
  *       creation);</li>
+ *   <li>on every one with persistent array fields: a lazy marker per such field
+ *       ({@code static final T[] $perpetua$lazy$f}, set first in its static initializer), which
+ *       the field's getter tests for;</li>
  *   <li>on every concrete one: {@code $perpetua$new()} and, first in its static initializer,
  *       {@code PersistentClasses.register(C.class, C::$perpetua$new)} (a lambda: no reflection
  *       when the kernel makes a hollow object).</li>
