@@ -3,56 +3,66 @@ package io.perpetua.kernel;
 import io.perpetua.runtime.RecordReader;
 import io.perpetua.runtime.RecordWriter;
 
+import java.util.Arrays;
+
 /**
- * The current values of an object's persistent fields, taken with its {@code $perpetua$write}
- * and given back with its {@code $perpetua$read}: how the kernel sets one field of a resident
- * object (a lazy array field it decodes, see {@link LazyFields}) through the codec the agent
- * generated, without reflection. Primitives are kept as raw bits, so nothing is boxed.
+ * An object's persistent field values in layout order, boxed, served to its
+ * {@code $perpetua$read} (or, for a record, to its canonical constructor). Filled either from a
+ * record written under an older layout ({@link RecordDecoder#evolved}), or by the object's own
+ * {@code $perpetua$write}: how the kernel sets one field of a resident object (a lazy array
+ * field it decodes, see {@link LazyFields}) through the codec the agent generated, without
+ * reflection. Used on slow paths only, so boxing is no concern.
  */
 final class FieldValues implements RecordWriter, RecordReader {
-    private final long[] bits;
-    private final Object[] refs;
+    private final Object[] values;
+    /** By reference-field ordinal: the layout position of that field, as taken by {@link #writeObject}. */
+    private int[] references = new int[4];
     private int count;
-    private int refCount;
+    private int referenceCount;
     private int next;
-    private int nextRef;
 
+    /** Values to be taken with {@code $perpetua$write}. */
     FieldValues(int fields) {
-        bits = new long[fields];
-        refs = new Object[fields];
+        values = new Object[fields];
     }
 
-    /** @return the value of the reference field of this ordinal */
+    /** Values decoded already, to be served. */
+    FieldValues(Object[] values) {
+        this.values = values;
+        this.count = values.length;
+    }
+
+    /** @return the value of the reference field of this ordinal (taken with {@code $perpetua$write}) */
     Object reference(int ordinal) {
-        return refs[ordinal];
+        return values[references[ordinal]];
     }
 
     /** Sets the reference field of this ordinal, before {@link #replay}. */
     void reference(int ordinal, Object value) {
-        refs[ordinal] = value;
+        values[references[ordinal]] = value;
     }
 
     /** Rewinds, to be read back. */
     FieldValues replay() {
         next = 0;
-        nextRef = 0;
         return this;
     }
 
-    private void put(long v) {
-        bits[count++] = v;
+    /** @return the next value, boxed */
+    Object next() {
+        if (next >= count) {
+            throw new IllegalStateException("the class reads more fields than its layout has");
+        }
+        return values[next++];
     }
 
-    private long take() {
-        if (next >= count) {
-            throw new IllegalStateException("the class reads more fields than it wrote");
-        }
-        return bits[next++];
+    private void put(Object v) {
+        values[count++] = v;
     }
 
     @Override
     public void writeBoolean(boolean v) {
-        put(v ? 1 : 0);
+        put(v);
     }
 
     @Override
@@ -82,64 +92,65 @@ final class FieldValues implements RecordWriter, RecordReader {
 
     @Override
     public void writeFloat(float v) {
-        put(Float.floatToRawIntBits(v));
+        put(v);
     }
 
     @Override
     public void writeDouble(double v) {
-        put(Double.doubleToRawLongBits(v));
+        put(v);
     }
 
     @Override
     public void writeObject(Object v) {
-        refs[refCount++] = v;
+        if (referenceCount == references.length) {
+            references = Arrays.copyOf(references, referenceCount * 2);
+        }
+        references[referenceCount++] = count;
+        put(v);
     }
 
     @Override
     public boolean readBoolean() {
-        return take() != 0;
+        return (Boolean) next();
     }
 
     @Override
     public byte readByte() {
-        return (byte) take();
+        return (Byte) next();
     }
 
     @Override
     public char readChar() {
-        return (char) take();
+        return (Character) next();
     }
 
     @Override
     public short readShort() {
-        return (short) take();
+        return (Short) next();
     }
 
     @Override
     public int readInt() {
-        return (int) take();
+        return (Integer) next();
     }
 
     @Override
     public long readLong() {
-        return take();
+        return (Long) next();
     }
 
     @Override
     public float readFloat() {
-        return Float.intBitsToFloat((int) take());
+        return (Float) next();
     }
 
     @Override
     public double readDouble() {
-        return Double.longBitsToDouble(take());
+        return (Double) next();
     }
 
     @Override
     public Object readObject() {
-        if (nextRef >= refCount) {
-            throw new IllegalStateException("the class reads more reference fields than it wrote");
-        }
-        return refs[nextRef++];
+        return next();
     }
 }

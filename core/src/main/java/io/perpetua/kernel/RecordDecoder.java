@@ -215,7 +215,7 @@ final class RecordDecoder implements RecordReader {
      *         {@code stored}: added fields read as their default, removed ones are dropped
      * @throws IncompatibleClassChangeException if a field kept its name but changed its kind
      */
-    RecordReader evolved(ClassDescriptor stored, ClassDescriptor current) {
+    FieldValues evolved(ClassDescriptor stored, ClassDescriptor current) {
         Map<String, Object> values = new HashMap<>();
         Map<String, Character> types = new HashMap<>();
         for (ClassDescriptor.Field f : stored.fields) {
@@ -235,7 +235,7 @@ final class RecordDecoder implements RecordReader {
                 served[i] = values.get(f.qualifiedName());
             }
         }
-        return new Served(served);
+        return new FieldValues(served);
     }
 
     static Object defaultValue(char type) {
@@ -264,68 +264,6 @@ final class RecordDecoder implements RecordReader {
             case 'D' -> "double";
             default -> "a reference";
         };
-    }
-
-    /** Serves pre-decoded field values in layout order. */
-    private static final class Served implements RecordReader {
-        private final Object[] values;
-        private int next;
-
-        Served(Object[] values) {
-            this.values = values;
-        }
-
-        private Object next() {
-            if (next >= values.length) {
-                throw new IllegalStateException("the class reads more fields than its layout has");
-            }
-            return values[next++];
-        }
-
-        @Override
-        public boolean readBoolean() {
-            return (Boolean) next();
-        }
-
-        @Override
-        public byte readByte() {
-            return (Byte) next();
-        }
-
-        @Override
-        public char readChar() {
-            return (Character) next();
-        }
-
-        @Override
-        public short readShort() {
-            return (Short) next();
-        }
-
-        @Override
-        public int readInt() {
-            return (Integer) next();
-        }
-
-        @Override
-        public long readLong() {
-            return (Long) next();
-        }
-
-        @Override
-        public float readFloat() {
-            return (Float) next();
-        }
-
-        @Override
-        public double readDouble() {
-            return (Double) next();
-        }
-
-        @Override
-        public Object readObject() {
-            return next();
-        }
     }
 
     // ---- values ----
@@ -494,10 +432,10 @@ final class RecordDecoder implements RecordReader {
             throw new IncompatibleClassChangeException(stored.className, null, "it was stored as a record and is no longer one");
         }
         ClassInfo ri = classes.info(type);
-        RecordReader fields = stored == ri.descriptor ? null : evolved(stored, ri.descriptor);
+        FieldValues fields = stored == ri.descriptor ? null : evolved(stored, ri.descriptor);
         Object[] args = new Object[ri.descriptor.fields.size()];
         for (int i = 0; i < args.length; i++) {
-            args[i] = fields == null ? field(ri.descriptor.fields.get(i).type()) : ((Served) fields).next();
+            args[i] = fields == null ? field(ri.descriptor.fields.get(i).type()) : fields.next();
         }
         try {
             return ri.recordConstructor.invoke(args);

@@ -144,7 +144,7 @@ class LazyArrayFieldsTest {
     }
 
     @Test
-    void theCollectedElementsOfAnUnreadArrayCostNothing() {
+    void theElementsOfAnUnreadArrayCostNoShells() {
         String uri = TestStores.newUri();
         try (PersistentStore store = TestStores.open(uri)) {
             Node[] many = new Node[500];
