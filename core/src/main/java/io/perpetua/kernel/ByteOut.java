@@ -49,9 +49,15 @@ final class ByteOut {
     }
 
     void writeBytes(byte[] b) {
-        ensure(b.length);
-        System.arraycopy(b, 0, buf, len, b.length);
-        len += b.length;
+        writeBytes(b, 0, b.length);
+    }
+
+    /** Writes {@code b[from, to)}. */
+    void writeBytes(byte[] b, int from, int to) {
+        int n = to - from;
+        ensure(n);
+        System.arraycopy(b, from, buf, len, n);
+        len += n;
     }
 
     /** Inserts {@code v} as an unsigned LEB128 at {@code at}, moving the bytes after it along. */

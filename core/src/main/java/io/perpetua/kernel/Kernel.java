@@ -724,9 +724,6 @@ public final class Kernel implements PersistentStore {
         if (p.$perpetua$state() == ObjectState.HOLLOW) {
             load(h, p);
         }
-        if (h.lazy != null && !closed) {
-            decodeLazyFields(h, p, -1); // the commit encodes the whole object
-        }
         if (p.$perpetua$state() == ObjectState.CLEAN) {
             p.$perpetua$state(ObjectState.DIRTY);
             if (!closed) {
@@ -743,43 +740,36 @@ public final class Kernel implements PersistentStore {
         checkOpen();
         int k = classes.info(p.getClass()).lazyOrdinal(marker);
         if (k >= 0 && h.lazy.at[k] != 0) {
-            decodeLazyFields(h, p, k);
+            decodeLazyField(h, p, k);
         }
     }
 
     /**
-     * Decodes an object's lazy array fields (the one of reference-field ordinal {@code only}, or
-     * all of them if it is -1) from the record it was filled from, and sets them through its
-     * codec: its other fields are written back as they are. A field that no longer holds its
-     * marker (set meanwhile without the getter, by reflection say) keeps what it holds.
+     * Decodes the lazy array field of reference-field ordinal {@code k} from the record the
+     * object was filled from, and sets it through the object's codec: its other fields are
+     * written back as they are. A field that no longer holds its marker (set meanwhile without
+     * the getter, by reflection say) keeps what it holds.
      */
-    private void decodeLazyFields(Handle h, Persistent p, int only) {
+    private void decodeLazyField(Handle h, Persistent p, int k) {
         LazyFields lazy = h.lazy;
         long id = h.id();
         ClassInfo info = classes.info(p.getClass());
-        Object[] markers = info.lazyMarkers;
         FieldValues values = new FieldValues(info.descriptor.fields.size());
         p.$perpetua$write(values);
         long outer = filling;
         filling = id; // the owner of the containers embedded in this record
         try {
-            RecordDecoder decoder = new RecordDecoder(classes, resolve, strings);
-            for (int k = 0; k < lazy.at.length; k++) {
-                if (lazy.at[k] != 0 && (only < 0 || k == only) && values.reference(k) == markers[k]) {
-                    values.reference(k, decoder.reset(new ByteIn(lazy.record, lazy.at[k], lazy.end), location, id).value());
-                }
+            if (values.reference(k) == info.lazyMarkers[k]) {
+                RecordDecoder decoder = new RecordDecoder(classes, resolve, strings);
+                values.reference(k, decoder.reset(new ByteIn(lazy.record, lazy.at[k], lazy.end), location, id).value());
+                p.$perpetua$read(values.replay());
             }
-            p.$perpetua$read(values.replay());
         } catch (ByteIn.MalformedRecord | ClassCastException e) {
             throw fieldsFailed(p, id, e);
         } finally {
             filling = outer;
         }
-        for (int k = 0; k < lazy.at.length; k++) {
-            if (only < 0 || k == only) {
-                lazy.at[k] = 0;
-            }
-        }
+        lazy.at[k] = 0;
         if (lazy.done()) {
             h.lazy = null;
         }
@@ -1074,12 +1064,9 @@ public final class Kernel implements PersistentStore {
                     return;
                 }
                 ClassInfo info = checkStorable(p.getClass(), path);
-                if (ph.lazy != null) {
-                    decodeLazyFields(ph, p, -1); // rewritten because of a satellite or a promotion
-                }
                 writing = id;
                 writingHome = ph;
-                byte[] record = encoder.object(p, info, path);
+                byte[] record = encoder.object(p, info, path, ph.lazy); // copies the arrays never decoded
                 writingHome = null;
                 if (ph.satellites > 0) {
                     record = withSatellites(ph, record);
@@ -1157,7 +1144,7 @@ public final class Kernel implements PersistentStore {
                 if (table.object(sid) instanceof Persistent s && s.$perpetua$state() > 0) {
                     PathNode path = PathNode.root(s.getClass(), sid);
                     writing = sid;
-                    bytes = encoder.object(s, checkStorable(s.getClass(), path), path);
+                    bytes = encoder.object(s, checkStorable(s.getClass(), path), path, null); // a leaf: no array field
                     written.add(s);
                 } else {
                     if (stored == null) {

@@ -9,6 +9,12 @@ package io.perpetua.kernel;
  * no elements' shells at the fill and no comparison at each commit: an OO1 lookup reads a part's
  * {@code x}, {@code y} and {@code type} and never its two arrays of connections.
  *
+ * <p>A commit that writes the object while a field is still lazy copies the field's stored
+ * value as it is ({@link RecordEncoder}): what it refers to is persistent already and tracked by
+ * its own handle, so an OO1 insert that appends to a part's incoming connections does not decode
+ * its outgoing ones. The copy is the same bytes, so the record kept here still serves a later
+ * decode after such a commit.
+ *
  * <p>Held by the object's {@link Handle} while some field is still lazy; guarded by the kernel's
  * lock.
  */
@@ -27,6 +33,18 @@ final class LazyFields {
         this.record = record;
         this.end = end;
         this.at = at;
+    }
+
+    /**
+     * @return where the stored value of field {@code k} (still lazy) ends in {@link #record}
+     * @throws ByteIn.MalformedRecord if it is not what the fill stepped over
+     */
+    int valueEnd(int k) {
+        ByteIn in = new ByteIn(record, at[k], end);
+        if (!RecordDecoder.stepOverContainer(in)) {
+            throw new ByteIn.MalformedRecord("the value of a lazy field is no longer a container at byte " + at[k]);
+        }
+        return in.position();
     }
 
     /** @return true once no field is left to decode */

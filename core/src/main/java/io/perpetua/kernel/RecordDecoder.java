@@ -166,7 +166,7 @@ final class RecordDecoder implements RecordReader {
         if (markers != null) {
             int k = refOrdinal++;
             int start = in.position();
-            if (k < markers.length && markers[k] != null && stepOverContainer()) {
+            if (k < markers.length && markers[k] != null && stepOverContainer(in)) {
                 if (lazyAt == null) {
                     lazyAt = new int[markers.length];
                 }
@@ -177,8 +177,12 @@ final class RecordDecoder implements RecordReader {
         return value();
     }
 
-    /** Moves past a container reference or an embedded container with its length, if one is next. */
-    private boolean stepOverContainer() {
+    /**
+     * Moves past a container reference or an embedded container with its length, if one is next.
+     *
+     * @return false, having moved nothing, if the next value is neither
+     */
+    static boolean stepOverContainer(ByteIn in) {
         int tag = in.peekByte();
         if (tag == Tag.INLINE_CONTAINER_SIZED) {
             in.readByte();

@@ -83,6 +83,8 @@ final class RecordEncoder implements RecordWriter {
     private final ByteOut out = new ByteOut(512);
     private PathNode path;
     private ClassInfo info;
+    /** The fields of the object being encoded that are not decoded yet, or null. */
+    private LazyFields lazy;
     private int field;
     /** The reference-field ordinal of the next {@link #writeObject}. */
     private int refField;
@@ -95,15 +97,24 @@ final class RecordEncoder implements RecordWriter {
         this.reach = reach;
     }
 
-    /** @return the record of a rewritten object: descriptor id, then its fields */
-    byte[] object(Persistent object, ClassInfo info, PathNode path) {
+    /**
+     * @param lazy the object's fields not decoded yet, whose stored values are copied as they
+     *             are, or null
+     * @return the record of a rewritten object: descriptor id, then its fields
+     */
+    byte[] object(Persistent object, ClassInfo info, PathNode path, LazyFields lazy) {
         out.reset();
         this.path = path;
         this.info = info;
+        this.lazy = lazy;
         this.field = 0;
         this.refField = 0;
         out.writeVarInt(info.descriptor.id);
-        object.$perpetua$write(this);
+        try {
+            object.$perpetua$write(this);
+        } finally {
+            this.lazy = null;
+        }
         if (field != info.descriptor.fields.size()) {
             throw new IllegalStateException("class " + info.type.getName() + " wrote " + field + " fields; its layout has "
                     + info.descriptor.fields.size());
@@ -289,8 +300,14 @@ final class RecordEncoder implements RecordWriter {
         if (info != null && info.lazyMarkers != null) {
             int k = refField++;
             if (k < info.lazyMarkers.length && v != null && v == info.lazyMarkers[k]) {
-                // the kernel decodes lazy fields before it encodes an object: this would store an empty array
-                throw new IllegalStateException("field " + name + " of " + info.type.getName() + " is encoded before it was decoded");
+                if (lazy == null || k >= lazy.at.length || lazy.at[k] == 0) {
+                    // a marker with no stored value behind it: encoding it would store an empty array
+                    throw new IllegalStateException("field " + name + " of " + info.type.getName()
+                            + " holds its lazy marker but has no stored value");
+                }
+                expect('L');
+                out.writeBytes(lazy.record, lazy.at[k], lazy.valueEnd(k)); // never decoded: unchanged
+                return;
             }
         }
         expect('L');

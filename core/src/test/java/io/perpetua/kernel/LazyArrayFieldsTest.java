@@ -2,6 +2,7 @@ package io.perpetua.kernel;
 
 import io.perpetua.PersistentStore;
 import io.perpetua.testmodel.Holder;
+import io.perpetua.testmodel.Leaf;
 import io.perpetua.testmodel.Node;
 import org.junit.jupiter.api.Test;
 
@@ -59,15 +60,66 @@ class LazyArrayFieldsTest {
         try (PersistentStore store = TestStores.open(uri)) {
             Holder h = store.fetch("h", Holder.class);
             store.inTransaction(() -> h.label("second"));
-            assertTrue(h.allDecoded(), "a write decodes the lazy fields: the commit encodes the whole object");
+            assertSame(Holder.$perpetua$lazy$nodes, h.rawNodes(), "the commit copied the stored arrays, undecoded");
+            assertSame(Holder.$perpetua$lazy$numbers, h.rawNumbers());
+            assertEquals("a", h.nodes()[0].name(), "decoded after that commit, from the record the fill had");
+            assertArrayEquals(new int[] {1, 2, 3}, h.numbers());
+            store.inTransaction(() -> h.numbers()[2] = 4);
         }
         try (PersistentStore store = TestStores.open(uri)) {
             Holder h = store.fetch("h", Holder.class);
             assertEquals("second", h.label());
             assertEquals("a", h.nodes()[0].name());
             assertEquals("b", h.nodes()[1].name());
-            assertArrayEquals(new int[] {1, 2, 3}, h.numbers());
+            assertArrayEquals(new int[] {1, 2, 4}, h.numbers());
             assertArrayEquals(new String[] {"x", "y"}, h.labels());
+        }
+    }
+
+    @Test
+    void anUnreadArrayOfSatellitesIsCopiedWithThemWhenItsHomeIsWritten() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> store.persist(new Holder("home", new Leaf[] {new Leaf("p", 1), new Leaf("q", 2)}), "h"));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Holder h = store.fetch("h", Holder.class);
+            long resident = store.statistics().residentObjects();
+            store.inTransaction(() -> h.label("once"));
+            store.inTransaction(() -> h.label("twice"));
+            assertSame(Holder.$perpetua$lazy$leaves, h.rawLeaves(), "two commits wrote the home, neither decoded its array");
+            assertEquals(resident, store.statistics().residentObjects(), "nor made its satellites' shells");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Holder h = store.fetch("h", Holder.class);
+            assertEquals("twice", h.label());
+            Leaf[] leaves = h.leaves();
+            assertEquals(List.of("p", "q"), List.of(leaves[0].label(), leaves[1].label()), "the satellites were kept");
+            store.inTransaction(() -> {
+                leaves[1].weight(7);
+                h.label("thrice");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Holder h = store.fetch("h", Holder.class);
+            assertEquals("thrice", h.label());
+            assertEquals(List.of(1, 7), List.of(h.leaves()[0].weight(), h.leaves()[1].weight()));
+        }
+    }
+
+    @Test
+    void anAbortAfterAWriteThatCopiedTheArraysBringsThemBack() {
+        String uri = holder();
+        try (PersistentStore store = TestStores.open(uri)) {
+            Holder h = store.fetch("h", Holder.class);
+            store.inTransaction(() -> h.label("second"));
+            store.beginTransaction();
+            h.label("third");
+            h.nodes(new Node[0]);
+            store.abortTransaction();
+            assertEquals("second", h.label());
+            assertEquals(List.of("a", "b"), List.of(h.nodes()[0].name(), h.nodes()[1].name()));
+            assertArrayEquals(new int[] {1, 2, 3}, h.numbers());
         }
     }
 

@@ -18,11 +18,13 @@ public class Holder extends Base {
     }
 
     public static final String[] $perpetua$lazy$labels = new String[0];
+    public static final Leaf[] $perpetua$lazy$leaves = new Leaf[0];
     public static final Node[] $perpetua$lazy$nodes = new Node[0];
     public static final int[] $perpetua$lazy$numbers = new int[0];
 
     private String label;
     private String[] labels;
+    private Leaf[] leaves;
     private Node[] nodes;
     private int[] numbers;
 
@@ -34,6 +36,12 @@ public class Holder extends Base {
         this.nodes = nodes;
         this.numbers = numbers;
         this.labels = labels;
+    }
+
+    /** A holder of leaves only: they become its satellites. */
+    public Holder(String label, Leaf[] leaves) {
+        this.label = label;
+        this.leaves = leaves;
     }
 
     public String label() {
@@ -59,6 +67,14 @@ public class Holder extends Base {
         this.nodes = nodes;
     }
 
+    public Leaf[] leaves() {
+        readCheck();
+        if (leaves == $perpetua$lazy$leaves) {
+            Residency.materialize(this, $perpetua$lazy$leaves);
+        }
+        return leaves;
+    }
+
     public int[] numbers() {
         readCheck();
         if (numbers == $perpetua$lazy$numbers) {
@@ -81,6 +97,11 @@ public class Holder extends Base {
     }
 
     /** @return the field as it is, without any check */
+    public Object rawLeaves() {
+        return leaves;
+    }
+
+    /** @return the field as it is, without any check */
     public Object rawNumbers() {
         return numbers;
     }
@@ -88,7 +109,7 @@ public class Holder extends Base {
     /** @return true if no field holds its lazy marker */
     public boolean allDecoded() {
         return $perpetua$state != ObjectState.HOLLOW && nodes != $perpetua$lazy$nodes
-                && numbers != $perpetua$lazy$numbers && labels != $perpetua$lazy$labels;
+                && numbers != $perpetua$lazy$numbers && labels != $perpetua$lazy$labels && leaves != $perpetua$lazy$leaves;
     }
 
     @Override
@@ -96,6 +117,7 @@ public class Holder extends Base {
         super.$perpetua$write(out);
         out.writeObject(label);
         out.writeObject(labels);
+        out.writeObject(leaves);
         out.writeObject(nodes);
         out.writeObject(numbers);
     }
@@ -105,6 +127,7 @@ public class Holder extends Base {
         super.$perpetua$read(in);
         label = (String) in.readObject();
         labels = (String[]) in.readObject();
+        leaves = (Leaf[]) in.readObject();
         nodes = (Node[]) in.readObject();
         numbers = (int[]) in.readObject();
     }
