@@ -56,7 +56,11 @@ public final class Kernel implements PersistentStore {
     private final String location;
     private final ClassRegistry classes;
     private final ObjectTable table = new ObjectTable();
-    /** New and dirty objects, and containers made persistent in this transaction: held strongly until commit. */
+    /**
+     * New and dirty objects, and containers made persistent in this transaction: held strongly
+     * until commit. What a commit's walk reaches is not added: its referrers hold it, and a
+     * failed commit detaches it again.
+     */
     private final Map<Object, Handle> pending = new IdentityHashMap<>();
     private final Map<String, Object> boundInTransaction = new LinkedHashMap<>();
     private final Set<String> unboundInTransaction = new HashSet<>();
@@ -1081,6 +1085,11 @@ public final class Kernel implements PersistentStore {
                 return;
             }
             ContainerHandle h = table.container(o);
+            if (h.embedded && h.snapshot == ContainerHandle.ARRAY_SNAPSHOT) {
+                // the scan found this array changed; its owner's record, which holds it, encodes it
+                rewriteOwner(h.ownerId);
+                return;
+            }
             byte[] record = encoder.container(o, h.descriptor.kind, path);
             compared.add(o);
             if (h.embedded) {
@@ -1117,12 +1126,10 @@ public final class Kernel implements PersistentStore {
                 homesBefore.putIfAbsent(home, home.satellites);
                 Handle h = attach(object, Satellites.id(home.id(), ++home.satellites), ObjectState.NEW);
                 assigned.add(h);
-                pending.put(object, h);
                 return h.id();
             }
             Handle h = attach(object, newId(), ObjectState.NEW);
             assigned.add(h);
-            pending.put(object, h);
             enqueue(object, path);
             return h.id();
         }
@@ -1132,6 +1139,55 @@ public final class Kernel implements PersistentStore {
          * encoded now, the others as its stored record has them), then the trailer.
          */
         private byte[] withSatellites(Handle home, byte[] body) {
+            byte[] record = unchangedSatellites(home) ? withStoredSatellites(home, body) : null;
+            if (record == null) {
+                record = withSatellitesEncoded(home, body);
+            }
+            homeIds.add(home.id());
+            homeRecords.add(record);
+            return record;
+        }
+
+        /** @return true if none of a home's satellites is new or changed */
+        private boolean unchangedSatellites(Handle home) {
+            for (int k = 1; k <= home.satellites; k++) {
+                if (table.object(Satellites.id(home.id(), k)) instanceof Persistent s && s.$perpetua$state() > 0) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /**
+         * @return a home's record with the satellite section of its stored record copied whole
+         *         (an OO1 part that gains an incoming connection keeps its outgoing ones as they
+         *         were), or null if the stored record does not hold as many as the home has
+         */
+        private byte[] withStoredSatellites(Handle home, byte[] body) {
+            byte[] stored = storedHome(home.id());
+            int from;
+            try {
+                from = Satellites.bodyEnd(stored);
+                if (Satellites.count(stored, from) != home.satellites) {
+                    return null;
+                }
+            } catch (ByteIn.MalformedRecord m) {
+                throw new CorruptStoreException(where(home.id()), m.getMessage(), null);
+            }
+            ByteOut out = new ByteOut(body.length + stored.length - from);
+            out.writeBytes(body);
+            out.writeBytes(stored, from, stored.length - 4);
+            out.writeFixedInt(body.length);
+            return out.toByteArray();
+        }
+
+        /** @return a home's committed record: the recent one, or read back */
+        private byte[] storedHome(long id) {
+            byte[] stored = recentHomes.get(id);
+            return stored != null ? stored : read(id);
+        }
+
+        private byte[] withSatellitesEncoded(Handle home, byte[] body) {
             ByteOut out = new ByteOut(body.length + 32 * home.satellites + 8);
             out.writeBytes(body);
             out.writeVarInt(home.satellites);
@@ -1148,10 +1204,7 @@ public final class Kernel implements PersistentStore {
                     written.add(s);
                 } else {
                     if (stored == null) {
-                        stored = recentHomes.get(home.id());
-                    }
-                    if (stored == null) {
-                        stored = read(home.id());
+                        stored = storedHome(home.id());
                     }
                     if (storedEntries == null) {
                         try {
@@ -1173,10 +1226,7 @@ public final class Kernel implements PersistentStore {
             }
             writing = home.id();
             out.writeFixedInt(body.length);
-            byte[] record = out.toByteArray();
-            homeIds.add(home.id());
-            homeRecords.add(record);
-            return record;
+            return out.toByteArray();
         }
 
         @Override
@@ -1187,7 +1237,6 @@ public final class Kernel implements PersistentStore {
             if (h == null) {
                 h = attachContainer(container, newId(), kind);
                 assigned.add(h);
-                pending.put(container, h);
                 if (embed) {
                     h.embedded = true;
                     h.ownerId = writing;
