@@ -14,7 +14,13 @@ package io.perpetua;
  * @param commits commits since open that wrote something
  * @param residentObjects objects the kernel's object table tracks now (including hollow ones
  *                        not yet collected)
+ * @param comparedContainers resident arrays and collections that each commit compares with what
+ *                           they held when read or last committed, since an array cannot report
+ *                           its own changes: a commit's cost grows with this (new ones, not yet
+ *                           committed, are counted too). Arrays never read (still lazy), empty
+ *                           arrays, immutable collections and containers their owner has
+ *                           replaced are not among them.
  */
 public record StoreStatistics(long objects, long names, long bytesOnDisk, long recordsRead, long recordsWritten,
-                              long commits, long residentObjects) {
+                              long commits, long residentObjects, long comparedContainers) {
 }

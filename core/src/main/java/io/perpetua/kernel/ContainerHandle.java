@@ -70,7 +70,7 @@ final class ContainerHandle extends Handle {
     boolean embedded;
     /** For an embedded container: the id of the object whose record holds it. */
     long ownerId;
-    /** The index in the object table's dense list of containers, -1 when not in the table. */
+    /** The index in the object table's list of containers that can change, or -1 when not in it. */
     int slot = -1;
 
     ContainerHandle(Kernel kernel, Object container, long id, ReferenceQueue<Object> queue) {
@@ -78,9 +78,16 @@ final class ContainerHandle extends Handle {
         this.identityHash = System.identityHashCode(container);
     }
 
-    /** @return true if the array has no elements: it cannot change, and needs no comparing */
-    boolean holdsEmptyArray() {
-        return copy == EMPTY;
+    /**
+     * @return false if the container can never change in place, so that no commit need compare
+     *         it: an empty array, an immutable collection, a value. Needs {@link #descriptor}.
+     */
+    boolean canChangeInPlace() {
+        if (!Containers.mutable(descriptor.kind)) {
+            return false;
+        }
+        Object c = get();
+        return c == null || !c.getClass().isArray() || Array.getLength(c) > 0;
     }
 
     /** Remembers what an array holds now, for {@link #sameContents} and {@link #restoreContents}; ignores a collection. */

@@ -21,10 +21,37 @@ class Handle extends ObjectHandle {
     int satellites;
     /** The array fields not decoded yet, or null: see {@link LazyFields}. Guarded by the kernel's lock. */
     LazyFields lazy;
+    /**
+     * The containers embedded in this object's record, as far as this JVM decoded or committed
+     * them, or null: so that a commit that writes the object without one of them (the program
+     * replaced the array, as an OO1 part does when it grows its incoming connections) can drop
+     * its handle. Nothing stored holds it then, and left in the table it would be compared at
+     * every commit until the collector took it. Guarded by the kernel's lock.
+     */
+    ContainerHandle[] embeds;
 
     Handle(Kernel kernel, Object referent, long id, ReferenceQueue<Object> queue) {
         super(referent, id, queue);
         this.kernel = kernel;
+    }
+
+    /** Notes a container read from this object's record; forgets those collected since. */
+    void embed(ContainerHandle c) {
+        ContainerHandle[] old = embeds;
+        int n = 0;
+        ContainerHandle[] kept = new ContainerHandle[old == null ? 1 : old.length + 1];
+        if (old != null) {
+            for (ContainerHandle e : old) {
+                if (e == c) {
+                    return;
+                }
+                if (!e.refersTo(null)) {
+                    kept[n++] = e;
+                }
+            }
+        }
+        kept[n++] = c;
+        embeds = n == kept.length ? kept : java.util.Arrays.copyOf(kept, n);
     }
 
     @Override

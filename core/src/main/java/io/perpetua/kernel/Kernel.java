@@ -67,8 +67,8 @@ public final class Kernel implements PersistentStore {
     /** Ids of immutable containers being decoded, to catch a cycle that cannot be rebuilt. */
     private final Set<Long> decoding = new HashSet<>();
     private final RecordDecoder.Resolve resolve = new Resolver();
-    /** The id of the object being filled: the owner of the containers embedded in its record. */
-    private long filling;
+    /** The handle of the object being filled, the owner of the containers embedded in its record, or null. */
+    private Handle filling;
     private boolean transaction;
     private boolean closed;
     private long nextId;
@@ -601,7 +601,8 @@ public final class Kernel implements PersistentStore {
         checkOpen();
         table.expunge();
         BackendStatistics b = backend.statistics();
-        return new StoreStatistics(b.objects(), b.names(), b.bytesOnDisk(), recordsRead, recordsWritten, commits, table.size());
+        return new StoreStatistics(b.objects(), b.names(), b.bytesOnDisk(), recordsRead, recordsWritten, commits, table.size(),
+                table.containerCount());
     }
 
     @Override
@@ -760,8 +761,8 @@ public final class Kernel implements PersistentStore {
         ClassInfo info = classes.info(p.getClass());
         FieldValues values = new FieldValues(info.descriptor.fields.size());
         p.$perpetua$write(values);
-        long outer = filling;
-        filling = id; // the owner of the containers embedded in this record
+        Handle outer = filling;
+        filling = h; // the owner of the containers embedded in this record
         try {
             if (values.reference(k) == info.lazyMarkers[k]) {
                 RecordDecoder decoder = new RecordDecoder(classes, resolve, strings);
@@ -802,8 +803,8 @@ public final class Kernel implements PersistentStore {
      * followed by its satellites, if any) or a satellite's entry in its home's record.
      */
     private void fill(Persistent p, long id, byte[] record, int from, int to) {
-        long outer = filling;
-        filling = id;
+        Handle outer = filling;
+        filling = (Handle) p.$perpetua$handle();
         try {
             ByteIn in = new ByteIn(record, from, to);
             ClassDescriptor stored = classes.byId(in.readVarInt(), location, id);
@@ -929,9 +930,15 @@ public final class Kernel implements PersistentStore {
             if (!d.kind.hasRecords() || d.kind == Kind.OBJECT) {
                 throw new ByteIn.MalformedRecord("an embedded container is of " + d + ", not a container");
             }
+            if (filling == null) {
+                throw new ByteIn.MalformedRecord("a container embedded outside the record of an object");
+            }
             Object resident = table.object(id);
             if (resident != null) {
                 decoder.container(d, x -> { }); // read past the bytes: the resident container wins
+                if (table.get(id) instanceof ContainerHandle rh && rh.embedded && rh.ownerId == filling.id()) {
+                    filling.embed(rh); // its owner was collected and is read again, say
+                }
                 return resident;
             }
             ContainerHandle[] registered = new ContainerHandle[1];
@@ -939,7 +946,8 @@ public final class Kernel implements PersistentStore {
             ContainerHandle h = registered[0] != null ? registered[0] : attachContainer(c, id, d);
             h.snapshot = d.kind == Kind.ARRAY ? ContainerHandle.ARRAY_SNAPSHOT : Arrays.copyOfRange(in.buffer(), start, in.position());
             h.embedded = true;
-            h.ownerId = filling;
+            h.ownerId = filling.id();
+            filling.embed(h);
             untouch(c);
             h.rememberContents(c);
             return c;
@@ -979,6 +987,11 @@ public final class Kernel implements PersistentStore {
         private final List<byte[]> homeRecords = new ArrayList<>();
         /** Homes that took satellites in this commit, with their counts before: restored if it fails. */
         private final Map<Handle, Integer> homesBefore = new IdentityHashMap<>();
+        /** The containers embedded in the record being encoded, so far. */
+        private final List<ContainerHandle> embedding = new ArrayList<>();
+        /** The objects written with (or once with) embedded containers, and those their new records hold. */
+        private final List<Handle> embedOwners = new ArrayList<>();
+        private final List<ContainerHandle[]> embedLists = new ArrayList<>();
 
         WriteSet build() {
             Map<Object, String> labels = new IdentityHashMap<>();
@@ -1033,7 +1046,7 @@ public final class Kernel implements PersistentStore {
         private void scanContainers() {
             for (int i = 0, n = table.containerCount(); i < n; i++) {
                 ContainerHandle h = table.containerAt(i);
-                if (h.snapshot == null || h.holdsEmptyArray() || !Containers.mutable(h.descriptor.kind)) {
+                if (h.snapshot == null) {
                     continue;
                 }
                 Object c = h.get();
@@ -1072,6 +1085,11 @@ public final class Kernel implements PersistentStore {
                 writingHome = ph;
                 byte[] record = encoder.object(p, info, path, ph.lazy); // copies the arrays never decoded
                 writingHome = null;
+                if (ph.embeds != null || !embedding.isEmpty()) {
+                    embedOwners.add(ph);
+                    embedLists.add(embedding.toArray(new ContainerHandle[0]));
+                    embedding.clear();
+                }
                 if (ph.satellites > 0) {
                     record = withSatellites(ph, record);
                 }
@@ -1240,6 +1258,7 @@ public final class Kernel implements PersistentStore {
                 if (embed) {
                     h.embedded = true;
                     h.ownerId = writing;
+                    embedding.add(h);
                     return h.id() << 1 | 1;
                 }
                 enqueue(container, parent.child(field, index));
@@ -1247,6 +1266,7 @@ public final class Kernel implements PersistentStore {
             }
             if (h.embedded) {
                 if (embed && h.ownerId == writing) {
+                    embedding.add(h);
                     return h.id() << 1 | 1;
                 }
                 promote(h, container, parent.child(field, index));
@@ -1284,6 +1304,25 @@ public final class Kernel implements PersistentStore {
                 pending.put(p, oh);
                 enqueue(p, PathNode.root(p.getClass(), ownerId));
             }
+        }
+
+        /**
+         * Forgets the containers an object's record held before this commit and holds no more:
+         * the program replaced them (an OO1 part growing its array of incoming connections
+         * replaces it). No record refers to one of them now (a second referrer would have given
+         * it a record of its own), so a change to it changes nothing stored, and one stored again
+         * later is new then.
+         */
+        private void dropReplaced(Handle owner, ContainerHandle[] now) {
+            ContainerHandle[] before = owner.embeds;
+            if (before != null) {
+                for (ContainerHandle c : before) {
+                    if (c.embedded && c.ownerId == owner.id() && !Arrays.asList(now).contains(c)) {
+                        table.remove(c);
+                    }
+                }
+            }
+            owner.embeds = now.length == 0 ? null : now;
         }
 
         void rollback() {
@@ -1326,6 +1365,9 @@ public final class Kernel implements PersistentStore {
                 if (h != null) {
                     h.rememberContents(c);
                 }
+            }
+            for (int i = 0; i < embedOwners.size(); i++) {
+                dropReplaced(embedOwners.get(i), embedLists.get(i));
             }
             pending.clear();
             boundInTransaction.clear();

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class LazyArrayFieldsTest {
 
     /** Stores a holder of two nodes, three numbers and two labels under "h"; returns the store's URI. */
-    private static String holder() {
+    static String holder() {
         String uri = TestStores.newUri();
         try (PersistentStore store = TestStores.open(uri)) {
             store.inTransaction(() -> store.persist(new Holder("first",
