@@ -4,6 +4,7 @@ import io.perpetua.runtime.ObjectHandle;
 import io.perpetua.runtime.Persistent;
 
 import java.lang.ref.ReferenceQueue;
+import java.util.Arrays;
 
 /**
  * The kernel's handle on one persistent object: a weak reference to it, with its id. A
@@ -51,7 +52,7 @@ class Handle extends ObjectHandle {
             }
         }
         kept[n++] = c;
-        embeds = n == kept.length ? kept : java.util.Arrays.copyOf(kept, n);
+        embeds = n == kept.length ? kept : Arrays.copyOf(kept, n);
     }
 
     @Override

@@ -1317,12 +1317,21 @@ public final class Kernel implements PersistentStore {
             ContainerHandle[] before = owner.embeds;
             if (before != null) {
                 for (ContainerHandle c : before) {
-                    if (c.embedded && c.ownerId == owner.id() && !Arrays.asList(now).contains(c)) {
+                    if (c.embedded && c.ownerId == owner.id() && !holds(now, c)) {
                         table.remove(c);
                     }
                 }
             }
             owner.embeds = now.length == 0 ? null : now;
+        }
+
+        private static boolean holds(ContainerHandle[] handles, ContainerHandle h) {
+            for (ContainerHandle e : handles) {
+                if (e == h) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         void rollback() {

@@ -8,6 +8,7 @@ import io.perpetua.testmodel.Node;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -24,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 class ReplacedContainersTest {
 
     private static List<String> names(Node[] nodes) {
-        return java.util.Arrays.stream(nodes).map(Node::name).toList();
+        return Arrays.stream(nodes).map(Node::name).toList();
     }
 
     @Test
