@@ -8,7 +8,9 @@ import io.perpetua.runtime.Persistent;
  * {@code App build URI}: builds the graph and commits it; {@code App touch URI}: fetches the
  * root, touches one employee, changes it and commits, printing how many records it read;
  * {@code App abort URI}: changes an employee and a dept, aborts, and prints what the program
- * then reads of them; {@code App dump URI}: prints the whole graph, one line per object.
+ * then reads of them; {@code App dump URI}: prints the whole graph, one line per object;
+ * {@code App preload URI}: preloads the graph, then prints how many records that read, how many
+ * the dump then read, how many a second preload read, and the dump.
  */
 public final class App {
     private App() {
@@ -22,6 +24,7 @@ public final class App {
                 case "touch" -> touch(store);
                 case "abort" -> abort(store);
                 case "dump" -> System.out.print(dump(store));
+                case "preload" -> preload(store);
                 default -> throw new IllegalArgumentException(mode);
             }
         }
@@ -72,6 +75,16 @@ public final class App {
         // an array field read through this, inside a method of a dept never read in this JVM:
         // the fill leaves the array lazy, and the read must decode it rather than see its marker
         System.out.println("staffOfDept5=" + c.depts[5].staffNames());
+    }
+
+    private static void preload(PersistentStore store) {
+        long read = store.preload("acme");
+        long before = store.statistics().recordsRead();
+        String dump = dump(store);
+        System.out.println("readByPreload=" + read);
+        System.out.println("readByDump=" + (store.statistics().recordsRead() - before));
+        System.out.println("readBySecondPreload=" + store.preload("acme"));
+        System.out.print(dump);
     }
 
     static String dump(PersistentStore store) {

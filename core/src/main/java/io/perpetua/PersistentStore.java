@@ -37,8 +37,9 @@ import java.util.function.Supplier;
  *
  * <h2>Fault-in</h2>
  * {@link #fetch(String)} returns the object bound to a name; the objects it references are
- * hollow shells, filled from the store the first time the program touches them. One stored
- * object is one Java object per store, however it is reached.
+ * hollow shells, filled from the store the first time the program touches them.
+ * {@link #preload(String)} makes a whole graph resident at once instead. One stored object is
+ * one Java object per store, however it is reached.
  *
  * <h2>Transactions</h2>
  * A store has at most one active transaction at a time, begun by {@link #beginTransaction()}.
@@ -199,6 +200,26 @@ public interface PersistentStore extends AutoCloseable {
      * @throws UnexpectedTypeException if the object is not an instance of {@code type}
      */
     <T> T fetch(String name, Class<T> type);
+
+    /**
+     * Makes the whole graph reachable from a named root resident now, rather than object by
+     * object as the program first touches it: every object filled, every array and collection
+     * read, all in this call. For a program that will touch most of its data and would rather
+     * pay for reading it once, up front, than at the first touch of each object (an in-memory
+     * workload, a server warming up before it takes requests). The objects stay resident while
+     * the program holds them, as fetched objects do; this does not pin them.
+     *
+     * <p>Objects already resident are left as they are, changed ones included; so calling it
+     * again, or inside a transaction, reads only what is not resident yet. Needs no transaction.
+     * The walk follows what the stored objects hold (fields, array and collection elements, map
+     * keys and values, record components, {@code Optional} values), one record at a time, under
+     * the store's lock.
+     *
+     * @param name a bound name
+     * @return how many records this call read from the store
+     * @throws UnknownPersistentName if the name is not bound
+     */
+    long preload(String name);
 
     /**
      * Removes a name's binding at commit. The object itself stays stored.

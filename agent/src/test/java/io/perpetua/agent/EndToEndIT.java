@@ -145,6 +145,14 @@ class EndToEndIT {
                 .replace("dept3-e2 salary=1020", "dept3-e2 salary=1520");
         assertFalse(expected.equals(before));
         assertEquals(expected, dump.out);
+
+        // preload: every record read once (satellites with their home), and nothing left to read
+        Run preload = java(jdk, List.of(agent("failFast")), cp, "e2eapp.App", "preload", store);
+        assertEquals(0, preload.exit, preload::toString);
+        assertEquals(33, value(preload.out, "readByPreload"), preload::toString);
+        assertEquals(0, value(preload.out, "readByDump"), preload::toString);
+        assertEquals(0, value(preload.out, "readBySecondPreload"), preload::toString);
+        assertTrue(preload.out.endsWith(expected), preload::toString);
     }
 
     private static long value(String out, String key) {

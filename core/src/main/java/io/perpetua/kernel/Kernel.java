@@ -557,6 +557,41 @@ public final class Kernel implements PersistentStore {
     }
 
     @Override
+    public synchronized long preload(String name) {
+        long before = recordsRead;
+        Object root = fetch(name);
+        new Preloader(this, classes).walk(root);
+        return recordsRead - before;
+    }
+
+    /**
+     * For {@link Preloader}: fills a hollow object, decodes its lazy array fields, and fills
+     * the satellites its record holds while that record is at hand (else each satellite would
+     * read it again when reached). Called under the kernel's lock, by {@link #preload}.
+     */
+    void makeResident(Persistent p) {
+        Handle h = (Handle) p.$perpetua$handle();
+        long id = h.id();
+        if (p.$perpetua$state() == ObjectState.HOLLOW) {
+            fault(p, id);
+        }
+        LazyFields lazy = h.lazy;
+        for (int k = 0; lazy != null && k < lazy.at.length; k++) {
+            if (lazy.at[k] != 0) {
+                decodeLazyField(h, p, k);
+            }
+        }
+        if (h.satellites > 0 && recentHomes.get(id) != null) {
+            for (int k = 1; k <= h.satellites; k++) {
+                long sid = Satellites.id(id, k);
+                if (table.object(sid) instanceof Persistent s && s.$perpetua$state() == ObjectState.HOLLOW) {
+                    loadSatellite(sid);
+                }
+            }
+        }
+    }
+
+    @Override
     public synchronized void unbind(String name) {
         Objects.requireNonNull(name, "name");
         checkOpen();

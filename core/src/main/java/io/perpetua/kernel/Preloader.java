@@ -1,0 +1,155 @@
+package io.perpetua.kernel;
+
+import io.perpetua.runtime.Persistent;
+import io.perpetua.runtime.RecordWriter;
+
+import java.lang.invoke.MethodHandle;
+import java.util.ArrayDeque;
+import java.util.Collection;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.SortedSet;
+
+/**
+ * The walk of {@link Kernel#preload}: breadth-first from a root, each persistent object of the
+ * store made resident ({@link Kernel#makeResident}) and then asked for its reference fields
+ * through its own codec ({@code $perpetua$write}, this being the writer), and each array,
+ * collection and map gone through element by element (and a sorted one's comparator). Values
+ * are looked into only where they can hold references (records, {@code Optional}). Objects that are not this store's (new in
+ * this transaction, or another store's) are resident by definition and not followed.
+ *
+ * <p>One walk per call, under the kernel's lock; it holds what it has visited strongly until it
+ * returns, as the program holding the root would.
+ */
+final class Preloader implements RecordWriter {
+    /** Records nest at most this deep here, as in {@link RecordEncoder}. */
+    private static final int MAX_VALUE_DEPTH = 512;
+
+    private final Kernel kernel;
+    private final ClassRegistry classes;
+    private final ArrayDeque<Object> work = new ArrayDeque<>();
+    private final Map<Object, Boolean> visited = new IdentityHashMap<>();
+    private int depth;
+
+    Preloader(Kernel kernel, ClassRegistry classes) {
+        this.kernel = kernel;
+        this.classes = classes;
+    }
+
+    /** Makes everything reachable from {@code root} resident. */
+    void walk(Object root) {
+        reach(root);
+        for (Object o; (o = work.poll()) != null; ) {
+            if (o instanceof Persistent p) {
+                kernel.makeResident(p);
+                p.$perpetua$write(this); // each reference field comes back through writeObject
+            } else if (o instanceof Object[] array) {
+                for (Object e : array) {
+                    reach(e);
+                }
+            } else if (o instanceof Collection<?> c) {
+                if (c instanceof SortedSet<?> s) {
+                    reach(s.comparator()); // an object of a rewritten class, maybe
+                }
+                for (Object e : c) {
+                    reach(e);
+                }
+            } else if (o instanceof Map<?, ?> m) {
+                if (m instanceof SortedMap<?, ?> s) {
+                    reach(s.comparator());
+                }
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    reach(e.getKey());
+                    reach(e.getValue());
+                }
+            }
+        }
+    }
+
+    /** Queues what {@code v} is or holds that may lead to stored objects, once each. */
+    private void reach(Object v) {
+        if (v == null) {
+            return;
+        }
+        if (v instanceof Persistent p) {
+            if (p.$perpetua$handle() instanceof Handle h && h.kernel == kernel && visited.put(v, Boolean.TRUE) == null) {
+                work.add(v);
+            }
+            return;
+        }
+        Class<?> c = v.getClass();
+        if (v instanceof Object[] || v instanceof Collection<?> || v instanceof Map<?, ?>) {
+            if (visited.put(v, Boolean.TRUE) == null) {
+                work.add(v);
+            }
+        } else if (c.isRecord()) {
+            components(v, c);
+        } else if (v instanceof Optional<?> o) {
+            o.ifPresent(this::reach);
+        }
+        // a primitive array, a string, a box, an enum, a java.time value: nothing to follow
+    }
+
+    private void components(Object record, Class<?> type) {
+        if (++depth > MAX_VALUE_DEPTH) {
+            depth--;
+            return; // the kernel refuses to store such a record; nothing stored lies below it
+        }
+        try {
+            for (MethodHandle accessor : classes.info(type).recordAccessors) {
+                Object component;
+                try {
+                    component = accessor.invokeExact(record);
+                } catch (RuntimeException | Error e) {
+                    throw e;
+                } catch (Throwable t) {
+                    throw new IllegalStateException(t);
+                }
+                reach(component);
+            }
+        } finally {
+            depth--;
+        }
+    }
+
+    // ---- RecordWriter: an object's fields; only its references matter here ----
+
+    @Override
+    public void writeObject(Object v) {
+        reach(v);
+    }
+
+    @Override
+    public void writeBoolean(boolean v) {
+    }
+
+    @Override
+    public void writeByte(byte v) {
+    }
+
+    @Override
+    public void writeChar(char v) {
+    }
+
+    @Override
+    public void writeShort(short v) {
+    }
+
+    @Override
+    public void writeInt(int v) {
+    }
+
+    @Override
+    public void writeLong(long v) {
+    }
+
+    @Override
+    public void writeFloat(float v) {
+    }
+
+    @Override
+    public void writeDouble(double v) {
+    }
+}
