@@ -152,7 +152,7 @@ public final class Report {
         if (!targets.isEmpty()) {
             sb.append("\nTargets for Perpetua+RocksDB:\n");
             for (String[] t : targets) {
-                sb.append(String.format(Locale.ROOT, "  %-4s %-48s %s (limit %s)%n", t[3], t[0], t[1], t[2]));
+                sb.append(String.format(Locale.ROOT, "  %-4s %-59s %s (limit %s)%n", t[3], t[0], t[1], t[2]));
             }
         }
         return sb.toString();
@@ -211,25 +211,30 @@ public final class Report {
     }
 
     /**
-     * @return the targets for Perpetua + RocksDB that can be checked: {what, ratio, limit,
-     *         PASS|MISS}
+     * @return the targets for Perpetua + RocksDB that can be checked, for the row that reads
+     *         lazily and then for the preloaded one: {what, ratio, limit, PASS|MISS}
      */
     static List<String[]> targets(List<RowResult> rows) {
         List<String[]> out = new ArrayList<>();
-        RowResult p = find(rows, Row.PERPETUA_ROCKSDB);
-        if (p == null) {
-            return out;
-        }
         RowResult t = find(rows, Row.TRANSIENT);
         RowResult k = find(rows, Row.ROCKSDB);
-        for (Operation op : new Operation[] {Operation.LOOKUP, Operation.TRAVERSAL}) {
-            for (Cache c : new Cache[] {Cache.WARM, Cache.HOT}) {
-                target(out, op.id() + " " + c.id() + " vs transient Java", p, t, op, c, WARM_HOT_VS_TRANSIENT);
+        for (Row row : new Row[] {Row.PERPETUA_ROCKSDB, Row.PERPETUA_ROCKSDB_PRELOAD}) {
+            RowResult p = find(rows, row);
+            if (p == null) {
+                continue;
             }
-            target(out, op.id() + " cold vs raw RocksDB", p, k, op, Cache.COLD, COLD_VS_ROCKSDB);
-        }
-        for (Cache c : Cache.values()) {
-            target(out, "insert " + c.id() + " vs raw RocksDB", p, k, Operation.INSERT, c, INSERT_VS_ROCKSDB);
+            String prefix = row == Row.PERPETUA_ROCKSDB ? "" : "preloaded: ";
+            for (Operation op : new Operation[] {Operation.LOOKUP, Operation.TRAVERSAL}) {
+                for (Cache c : new Cache[] {Cache.WARM, Cache.HOT}) {
+                    target(out, prefix + op.id() + " " + c.id() + " vs transient Java", p, t, op, c,
+                            WARM_HOT_VS_TRANSIENT);
+                }
+                target(out, prefix + op.id() + " cold vs raw RocksDB", p, k, op, Cache.COLD, COLD_VS_ROCKSDB);
+            }
+            for (Cache c : Cache.values()) {
+                target(out, prefix + "insert " + c.id() + " vs raw RocksDB", p, k, Operation.INSERT, c,
+                        INSERT_VS_ROCKSDB);
+            }
         }
         return out;
     }
@@ -441,7 +446,7 @@ public final class Report {
     // ---------------------------------------------------------------- SVG
 
     private static final String[] COLOURS = {
-        "#888888", "#1f77b4", "#17becf", "#d62728", "#ff7f0e", "#2ca02c", "#9467bd"};
+        "#888888", "#1f77b4", "#aec7e8", "#17becf", "#d62728", "#ff7f0e", "#2ca02c", "#9467bd"};
 
     /**
      * @return an SVG chart of one size: per operation and cache, each row's time as a ratio to

@@ -12,6 +12,11 @@ import java.util.Locale;
 public enum Row {
     TRANSIENT("transient", "Transient Java"),
     PERPETUA_ROCKSDB("perpetua-rocksdb", "Perpetua+RocksDB"),
+    /**
+     * The same, with the whole database made resident when it is fetched
+     * ({@code PersistentStore.preload}), as EclipseStore loads its whole graph when it starts.
+     */
+    PERPETUA_ROCKSDB_PRELOAD("perpetua-rocksdb-preload", "Perpetua+RocksDB, preloaded"),
     PERPETUA_FILE("perpetua-file", "Perpetua+file"),
     ROCKSDB("rocksdb", "raw RocksDB"),
     ECLIPSESTORE("eclipsestore", "EclipseStore"),
@@ -31,7 +36,7 @@ public enum Row {
 
     /** @return true for the rows that run on the agent-rewritten domain classes */
     public boolean needsAgent() {
-        return this == PERPETUA_ROCKSDB || this == PERPETUA_FILE;
+        return this == PERPETUA_ROCKSDB || this == PERPETUA_ROCKSDB_PRELOAD || this == PERPETUA_FILE;
     }
 
     /**
@@ -43,8 +48,9 @@ public enum Row {
     public Implementation create(String jdbcUrl, String user, String password) {
         return switch (this) {
             case TRANSIENT -> new TransientJava();
-            case PERPETUA_ROCKSDB -> new PerpetuaImplementation("rocksdb");
-            case PERPETUA_FILE -> new PerpetuaImplementation("file");
+            case PERPETUA_ROCKSDB -> new PerpetuaImplementation("rocksdb", false);
+            case PERPETUA_ROCKSDB_PRELOAD -> new PerpetuaImplementation("rocksdb", true);
+            case PERPETUA_FILE -> new PerpetuaImplementation("file", false);
             case ROCKSDB -> new RawRocksDb();
             case ECLIPSESTORE -> new EclipseStoreImplementation();
             case JDBC -> new JdbcImplementation(null, null, null);
@@ -65,6 +71,7 @@ public enum Row {
             }
         }
         throw new IllegalArgumentException("unknown row '" + id
-                + "' (transient, perpetua-rocksdb, perpetua-file, rocksdb, eclipsestore, jdbc)");
+                + "' (transient, perpetua-rocksdb, perpetua-rocksdb-preload, perpetua-file, rocksdb,"
+                + " eclipsestore, jdbc)");
     }
 }

@@ -26,7 +26,7 @@ class DriverTest {
     void tinyComparisonRunsForkedAndWritesTableJsonAndSvg(@TempDir Path out) throws Exception {
         Path agent = agentJar();
         List<String> args = new ArrayList<>(List.of("--sizes", "tiny", "--hot", "2", "--heap", "512m",
-                "--out", out.toString(), "--rows", "transient,rocksdb,perpetua-rocksdb,perpetua-file"));
+                "--out", out.toString(), "--rows", "transient,rocksdb,perpetua-rocksdb,perpetua-rocksdb-preload,perpetua-file"));
         if (agent != null) {
             args.add("--agent");
             args.add(agent.toString());
@@ -38,6 +38,7 @@ class DriverTest {
         assertEquals("ok", status(json, "rocksdb"));
         String expected = agent != null ? "ok" : "skipped";
         assertEquals(expected, status(json, "perpetua-rocksdb"), json);
+        assertEquals(expected, status(json, "perpetua-rocksdb-preload"), json);
         assertEquals(expected, status(json, "perpetua-file"), json);
         String svg = Files.readString(out.resolve("oo1-tiny.svg"));
         assertTrue(svg.startsWith("<svg") && svg.contains("ratio to raw RocksDB") && svg.contains("<rect"), svg);

@@ -10,7 +10,9 @@ import java.nio.file.Path;
  * The Perpetua rows: the same domain classes as the transient row, rewritten by the agent, in a
  * store opened by URI ({@code rocksdb:} or {@code file:}) with its default options (durable
  * commits). Only the public API: the database is bound to the name {@value #ROOT}; an insert
- * runs in a transaction whose commit is {@link #stabilize}.
+ * runs in a transaction whose commit is {@link #stabilize}. Preloaded, fetching the database
+ * also makes all of it resident ({@code PersistentStore.preload}); otherwise each object is read
+ * when first touched.
  */
 public final class PerpetuaImplementation extends ObjectGraphImplementation {
 
@@ -18,11 +20,16 @@ public final class PerpetuaImplementation extends ObjectGraphImplementation {
     public static final String ROOT = "oo1";
 
     private final String scheme;
+    private final boolean preload;
     private PersistentStore store;
 
-    /** @param scheme the store's URI scheme: {@code rocksdb} or {@code file} */
-    public PerpetuaImplementation(String scheme) {
+    /**
+     * @param scheme the store's URI scheme: {@code rocksdb} or {@code file}
+     * @param preload whether fetching the database makes all of it resident
+     */
+    public PerpetuaImplementation(String scheme, boolean preload) {
         this.scheme = scheme;
+        this.preload = preload;
     }
 
     @Override
@@ -34,7 +41,7 @@ public final class PerpetuaImplementation extends ObjectGraphImplementation {
         if (v.equals("?")) {
             v = Versions.of("io.perpetua", "perpetua-core");
         }
-        return "Perpetua " + v + " on " + scheme + ":";
+        return "Perpetua " + v + " on " + scheme + ":" + (preload ? ", preloaded" : "");
     }
 
     @Override
@@ -57,6 +64,9 @@ public final class PerpetuaImplementation extends ObjectGraphImplementation {
     @Override
     public void fetchDatabase() {
         database = store.fetch(ROOT, Database.class);
+        if (preload) {
+            store.preload(ROOT);
+        }
     }
 
     @Override
