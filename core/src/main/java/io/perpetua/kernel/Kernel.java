@@ -69,6 +69,8 @@ public final class Kernel implements PersistentStore {
     private final RecordDecoder.Resolve resolve = new Resolver();
     /** The handle of the object being filled, the owner of the containers embedded in its record, or null. */
     private Handle filling;
+    /** True during {@link #preload}: a fill decodes array fields at once rather than leave them lazy. */
+    private boolean preloading;
     private boolean transaction;
     private boolean closed;
     private long nextId;
@@ -560,12 +562,18 @@ public final class Kernel implements PersistentStore {
     public synchronized long preload(String name) {
         long before = recordsRead;
         Object root = fetch(name);
-        new Preloader(this, classes).walk(root);
+        preloading = true;
+        try {
+            new Preloader(this, classes).walk(root);
+        } finally {
+            preloading = false;
+        }
         return recordsRead - before;
     }
 
     /**
-     * For {@link Preloader}: fills a hollow object, decodes its lazy array fields, and fills
+     * For {@link Preloader}: fills a hollow object, decodes its lazy array fields (those of an
+     * object filled before the preload; the preload's own fills decode arrays at once), and fills
      * the satellites its record holds while that record is at hand (else each satellite would
      * read it again when reached). Called under the kernel's lock, by {@link #preload}.
      */
@@ -852,7 +860,7 @@ public final class Kernel implements PersistentStore {
             }
             RecordDecoder decoder = new RecordDecoder(classes, resolve, strings).reset(in, location, id);
             boolean current = stored == info.descriptor;
-            if (current && info.lazyMarkers != null) {
+            if (current && info.lazyMarkers != null && !preloading) {
                 decoder.leaveArraysLazy(info.lazyMarkers);
             }
             RecordReader reader = current ? decoder : decoder.evolved(stored, info.descriptor);
