@@ -17,8 +17,9 @@ import java.util.SortedSet;
  * store made resident ({@link Kernel#makeResident}) and then asked for its reference fields
  * through its own codec ({@code $perpetua$write}, this being the writer), and each array,
  * collection and map gone through element by element (and a sorted one's comparator). Values
- * are looked into only where they can hold references (records, {@code Optional}). Objects that are not this store's (new in
- * this transaction, or another store's) are resident by definition and not followed.
+ * are looked into only where they can hold references (records, {@code Optional}). Objects that
+ * are not this store's (not persistent yet, or another store's) are not followed: they are
+ * resident by definition, and what they reach becomes this store's only at a commit.
  *
  * <p>One walk per call, under the kernel's lock; it holds what it has visited strongly until it
  * returns, as the program holding the root would.
@@ -93,12 +94,15 @@ final class Preloader implements RecordWriter {
     }
 
     private void components(Object record, Class<?> type) {
-        if (++depth > MAX_VALUE_DEPTH) {
-            depth--;
-            return; // the kernel refuses to store such a record; nothing stored lies below it
+        // A record class this store has not read or written (one a new object holds, say) has
+        // nothing stored below it; nor has one nested too deep for the kernel to store.
+        ClassInfo info = classes.infoIfKnown(type);
+        if (info == null || depth == MAX_VALUE_DEPTH) {
+            return;
         }
+        depth++;
         try {
-            for (MethodHandle accessor : classes.info(type).recordAccessors) {
+            for (MethodHandle accessor : info.recordAccessors) {
                 Object component;
                 try {
                     component = accessor.invokeExact(record);

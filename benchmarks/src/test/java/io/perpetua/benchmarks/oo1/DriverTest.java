@@ -26,7 +26,8 @@ class DriverTest {
     void tinyComparisonRunsForkedAndWritesTableJsonAndSvg(@TempDir Path out) throws Exception {
         Path agent = agentJar();
         List<String> args = new ArrayList<>(List.of("--sizes", "tiny", "--hot", "2", "--heap", "512m",
-                "--out", out.toString(), "--rows", "transient,rocksdb,perpetua-rocksdb,perpetua-rocksdb-preload,perpetua-file"));
+                "--out", out.toString(),
+                "--rows", "transient,rocksdb,perpetua-rocksdb,perpetua-rocksdb-preload,perpetua-file"));
         if (agent != null) {
             args.add("--agent");
             args.add(agent.toString());
