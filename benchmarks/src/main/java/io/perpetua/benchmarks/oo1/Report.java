@@ -145,7 +145,7 @@ public final class Report {
         }
         sb.append('\n');
         for (RowResult r : rows) {
-            sb.append(String.format(Locale.ROOT, "  %-17s %-8s %s%s%n", r.row.id, r.status.name().toLowerCase(Locale.ROOT),
+            sb.append(String.format(Locale.ROOT, "  %-25s %-8s %s%s%n", r.row.id, r.status.name().toLowerCase(Locale.ROOT),
                     r.version, r.message.isEmpty() ? "" : "  (" + r.message + ")"));
         }
         List<String[]> targets = targets(rows);
