@@ -572,10 +572,11 @@ public final class Kernel implements PersistentStore {
     }
 
     /**
-     * For {@link Preloader}: fills a hollow object, decodes its lazy array fields (those of an
-     * object filled before the preload; the preload's own fills decode arrays at once), and fills
-     * the satellites its record holds while that record is at hand (else each satellite would
-     * read it again when reached). Called under the kernel's lock, by {@link #preload}.
+     * For {@link Preloader}: fills a hollow object, decodes its lazy array fields in one pass
+     * (those of an object filled before the preload; the preload's own fills decode arrays at
+     * once), and fills the satellites its record holds while that record is at hand (else each
+     * satellite would read it again when reached). Called under the kernel's lock, by
+     * {@link #preload}.
      */
     void makeResident(Persistent p) {
         Handle h = (Handle) p.$perpetua$handle();
@@ -583,11 +584,8 @@ public final class Kernel implements PersistentStore {
         if (p.$perpetua$state() == ObjectState.HOLLOW) {
             fault(p, id);
         }
-        LazyFields lazy = h.lazy;
-        for (int k = 0; lazy != null && k < lazy.at.length; k++) {
-            if (lazy.at[k] != 0) {
-                decodeLazyField(h, p, k);
-            }
+        if (h.lazy != null) {
+            decodeLazyFields(h, p, -1);
         }
         if (h.satellites > 0 && recentHomes.get(id) != null) {
             for (int k = 1; k <= h.satellites; k++) {
@@ -788,28 +786,39 @@ public final class Kernel implements PersistentStore {
         checkOpen();
         int k = classes.info(p.getClass()).lazyOrdinal(marker);
         if (k >= 0 && h.lazy.at[k] != 0) {
-            decodeLazyField(h, p, k);
+            decodeLazyFields(h, p, k);
         }
     }
 
     /**
-     * Decodes the lazy array field of reference-field ordinal {@code k} from the record the
-     * object was filled from, and sets it through the object's codec: its other fields are
-     * written back as they are. A field that no longer holds its marker (set meanwhile without
-     * the getter, by reflection say) keeps what it holds.
+     * Decodes lazy array fields from the record the object was filled from, and sets them
+     * through the object's codec, in one pass: its other fields are written back as they are.
+     * A field that no longer holds its marker (set meanwhile without the getter, by reflection
+     * say) keeps what it holds.
+     *
+     * @param only the reference-field ordinal of the one field to decode, or -1 for every field
+     *             still lazy
      */
-    private void decodeLazyField(Handle h, Persistent p, int k) {
+    private void decodeLazyFields(Handle h, Persistent p, int only) {
         LazyFields lazy = h.lazy;
         long id = h.id();
         ClassInfo info = classes.info(p.getClass());
         FieldValues values = new FieldValues(info.descriptor.fields.size());
         p.$perpetua$write(values);
+        int first = only < 0 ? 0 : only;
+        int last = only < 0 ? lazy.at.length - 1 : only;
         Handle outer = filling;
         filling = h; // the owner of the containers embedded in this record
         try {
-            if (values.reference(k) == info.lazyMarkers[k]) {
-                RecordDecoder decoder = new RecordDecoder(classes, resolve, strings);
-                values.reference(k, decoder.reset(new ByteIn(lazy.record, lazy.at[k], lazy.end), location, id).value());
+            RecordDecoder decoder = new RecordDecoder(classes, resolve, strings);
+            boolean decoded = false;
+            for (int k = first; k <= last; k++) {
+                if (lazy.at[k] != 0 && values.reference(k) == info.lazyMarkers[k]) {
+                    values.reference(k, decoder.reset(new ByteIn(lazy.record, lazy.at[k], lazy.end), location, id).value());
+                    decoded = true;
+                }
+            }
+            if (decoded) {
                 p.$perpetua$read(values.replay());
             }
         } catch (ByteIn.MalformedRecord | ClassCastException e) {
@@ -817,7 +826,9 @@ public final class Kernel implements PersistentStore {
         } finally {
             filling = outer;
         }
-        lazy.at[k] = 0;
+        for (int k = first; k <= last; k++) {
+            lazy.at[k] = 0; // only now: a failed decode leaves the markers to be decoded again
+        }
         if (lazy.done()) {
             h.lazy = null;
         }
@@ -1082,9 +1093,9 @@ public final class Kernel implements PersistentStore {
          * which is how an element is remembered without keeping it alive. A read-only commit over
          * the 40,000 arrays of OO1 small's 20,000 parts: 1.1 to 2.4 ms (with a separate copy of
          * every array, holding the elements strongly: 1.0 to 2.0 ms). Taking the misses a block
-         * at a time, so that they overlap, was tried and gained 10-20%, within the noise. The cheap tests on the handle come first, and an array is compared without
-         * asking whether it is Tracked: an instanceof of an interface on an array walks its
-         * secondary supers.
+         * at a time, so that they overlap, was tried and gained 10-20%, within the noise. The
+         * cheap tests on the handle come first, and an array is compared without asking whether
+         * it is Tracked: an instanceof of an interface on an array walks its secondary supers.
          */
         private void scanContainers() {
             for (int i = 0, n = table.containerCount(); i < n; i++) {
