@@ -13,18 +13,29 @@ import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * On the tiny database, every row that needs no agent, run in this JVM on a real store on disk
  * (loaded, closed, reopened per operation, reopened again to read the inserts back), consumes
- * the same answers as transient Java; and the cross-check does catch a row that does not.
+ * the same answers as transient Java; so does the JDBC row against a PostgreSQL server, when one
+ * is given; and the cross-check does catch a row that does not.
  */
 class RowsAgreeTest {
 
     private static final int HOT = 2;
 
+    /**
+     * The PostgreSQL server for {@link Row#JDBC_URL}, as {@code .ci/run} starts one: a JDBC URL,
+     * with {@code PERPETUA_OO1_PG_USER} (and {@code PERPETUA_OO1_PG_PASSWORD}, if it needs one).
+     */
+    private static final String PG_URL = System.getenv("PERPETUA_OO1_PG_URL");
+
     private static RowRun.Settings settings(Row row) {
-        return new RowRun.Settings(row, Size.TINY, Oo1.DEFAULT_SEED, HOT, null, null, null);
+        return row == Row.JDBC_URL
+                ? new RowRun.Settings(row, Size.TINY, Oo1.DEFAULT_SEED, HOT, PG_URL,
+                        System.getenv("PERPETUA_OO1_PG_USER"), System.getenv("PERPETUA_OO1_PG_PASSWORD"))
+                : new RowRun.Settings(row, Size.TINY, Oo1.DEFAULT_SEED, HOT, null, null, null);
     }
 
     private static Map<Operation, Properties> reference(Path dir) {
@@ -40,6 +51,17 @@ class RowsAgreeTest {
     @ParameterizedTest
     @EnumSource(value = Row.class, names = {"ROCKSDB", "ECLIPSESTORE", "JDBC"})
     void rowAgreesWithTransientJava(Row row, @TempDir Path dir) {
+        assertAgrees(row, dir);
+    }
+
+    /** The JDBC row against a real PostgreSQL server: run when one is given (CI starts one). */
+    @Test
+    void postgresRowAgreesWithTransientJava(@TempDir Path dir) {
+        assumeTrue(PG_URL != null, "no PostgreSQL server: set PERPETUA_OO1_PG_URL (and _USER, _PASSWORD)");
+        assertAgrees(Row.JDBC_URL, dir);
+    }
+
+    private static void assertAgrees(Row row, Path dir) {
         Map<Operation, Properties> ref = reference(dir.resolve("reference"));
         RowResult r = new RowResult(row);
         r.load = RowRun.load(settings(row), dir.resolve("store"));
