@@ -56,6 +56,17 @@ final class ClassInfo {
         return -1;
     }
 
+    /** @return component {@code i} of a record of this class, boxed if primitive */
+    Object component(Object record, int i) {
+        try {
+            return recordAccessors[i].invokeExact(record);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException(t);
+        }
+    }
+
     List<ClassDescriptor.Field> fields() {
         return descriptor.fields;
     }

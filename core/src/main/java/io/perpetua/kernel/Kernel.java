@@ -857,8 +857,9 @@ public final class Kernel implements PersistentStore {
      * followed by its satellites, if any) or a satellite's entry in its home's record.
      */
     private void fill(Persistent p, long id, byte[] record, int from, int to) {
+        Handle h = (Handle) p.$perpetua$handle();
         Handle outer = filling;
-        filling = (Handle) p.$perpetua$handle();
+        filling = h;
         try {
             ByteIn in = new ByteIn(record, from, to);
             ClassDescriptor stored = classes.byId(in.readVarInt(), location, id);
@@ -877,7 +878,7 @@ public final class Kernel implements PersistentStore {
             RecordReader reader = current ? decoder : decoder.evolved(stored, info.descriptor);
             p.$perpetua$read(reader);
             int[] lazyAt = decoder.lazyFields();
-            ((Handle) p.$perpetua$handle()).lazy = lazyAt != null ? new LazyFields(record, to, lazyAt) : null;
+            h.lazy = lazyAt != null ? new LazyFields(record, to, lazyAt) : null;
             boolean hasSatellites = !in.atEnd() && from == 0 && to == record.length;
             if (!in.atEnd() && !hasSatellites) {
                 throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the last field");

@@ -3,7 +3,6 @@ package io.perpetua.kernel;
 import io.perpetua.runtime.Persistent;
 import io.perpetua.runtime.RecordWriter;
 
-import java.lang.invoke.MethodHandle;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.IdentityHashMap;
@@ -102,16 +101,8 @@ final class Preloader implements RecordWriter {
         }
         depth++;
         try {
-            for (MethodHandle accessor : info.recordAccessors) {
-                Object component;
-                try {
-                    component = accessor.invokeExact(record);
-                } catch (RuntimeException | Error e) {
-                    throw e;
-                } catch (Throwable t) {
-                    throw new IllegalStateException(t);
-                }
-                reach(component);
+            for (int i = 0; i < info.recordAccessors.length; i++) {
+                reach(info.component(record, i));
             }
         } finally {
             depth--;

@@ -421,14 +421,7 @@ final class RecordEncoder implements RecordWriter {
         path = path.child(field, index);
         try {
             for (int i = 0; i < ri.recordAccessors.length; i++) {
-                Object component;
-                try {
-                    component = ri.recordAccessors[i].invokeExact(v);
-                } catch (RuntimeException | Error e) {
-                    throw e;
-                } catch (Throwable t) {
-                    throw new IllegalStateException(t);
-                }
+                Object component = ri.component(v, i);
                 ClassDescriptor.Field f = ri.descriptor.fields.get(i);
                 switch (f.type()) {
                     case 'Z' -> out.writeByte((Boolean) component ? 1 : 0);

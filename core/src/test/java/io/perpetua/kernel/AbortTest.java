@@ -7,7 +7,6 @@ import io.perpetua.testmodel.Node;
 import org.junit.jupiter.api.Test;
 
 import java.lang.ref.WeakReference;
-
 import java.util.ArrayList;
 import java.util.List;
 
