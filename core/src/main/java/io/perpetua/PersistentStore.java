@@ -236,6 +236,27 @@ public interface PersistentStore extends AutoCloseable {
     List<String> names();
 
     /**
+     * Deletes from the store every stored object that nothing can reach any more: no bound
+     * name, through the stored objects, and no object resident in this session (which the
+     * program may still hold and link to a root in a later transaction). Without it, objects
+     * that become unreachable, by {@link #unbind} or by a commit that drops the last reference
+     * to them, stay stored for good. The backend reclaims their space later, in its own
+     * compaction.
+     *
+     * <p>What is kept is decided from what is stored, by reading every reachable record, under
+     * the store's lock: the other methods of the store wait until it returns. The deletions
+     * are one atomic write: if the call throws, nothing was deleted.
+     *
+     * @return how many stored records were deleted; an object stored inside another's record
+     *         (a satellite, an embedded array or collection) is not counted apart, and a
+     *         reachable one keeps that whole record
+     * @throws TransactionStateException if a transaction is active
+     * @throws CorruptStoreException if a stored object refers to a record that is missing or
+     *         cannot be read; nothing was deleted
+     */
+    long collectGarbage();
+
+    /**
      * @param object any object, may be null
      * @return true if the object is persistent in this store (made persistent, or loaded from it)
      */

@@ -24,6 +24,7 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -627,6 +628,27 @@ public final class Kernel implements PersistentStore {
         names.removeAll(unboundInTransaction);
         names.addAll(boundInTransaction.keySet());
         return List.copyOf(names);
+    }
+
+    @Override
+    public synchronized long collectGarbage() {
+        checkOpen();
+        if (transaction) {
+            throw new TransactionStateException("collectGarbage needs no active transaction on " + location
+                    + ": commit or abort it first");
+        }
+        table.expunge();
+        long[] resident = table.liveIds();
+        Collection<Long> named = backend.names().values();
+        long[] roots = Arrays.copyOf(resident, resident.length + named.size());
+        int n = resident.length;
+        for (long id : named) {
+            roots[n++] = id;
+        }
+        GarbageCollector collector = new GarbageCollector(backend, classes, location);
+        long deleted = collector.collect(roots);
+        recordsRead += collector.recordsRead();
+        return deleted;
     }
 
     @Override

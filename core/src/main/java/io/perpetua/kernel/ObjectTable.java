@@ -122,6 +122,18 @@ final class ObjectTable {
         return dense[index];
     }
 
+    /** @return the ids of the live handles, objects' and containers', a snapshot */
+    long[] liveIds() {
+        long[] ids = new long[byId.size];
+        int n = 0;
+        for (Handle h : byId.slots) {
+            if (h != null && !h.refersTo(null)) {
+                ids[n++] = h instanceof ContainerHandle c && c.embedded ? c.ownerId : h.id();
+            }
+        }
+        return Arrays.copyOf(ids, n);
+    }
+
     /** @return how many handles the table holds (live or not yet expunged) */
     int size() {
         return byId.size;

@@ -141,6 +141,12 @@ public final class MemoryBackend implements Backend {
     }
 
     @Override
+    public long[] recordIds() {
+        checkOpen();
+        return store.optimistically(() -> store.records.keySet().stream().mapToLong(Long::longValue).toArray());
+    }
+
+    @Override
     public long lookup(String name) {
         Objects.requireNonNull(name, "name");
         checkOpen();

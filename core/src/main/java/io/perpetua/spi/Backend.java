@@ -48,6 +48,14 @@ public interface Backend extends AutoCloseable {
     byte[][] readMany(long[] ids);
 
     /**
+     * Lists the records, for the kernel's collection of unreachable objects: one consistent
+     * state of the store, as {@link #readMany} reads.
+     *
+     * @return the id of every record, in no particular order; a snapshot the caller owns
+     */
+    long[] recordIds();
+
+    /**
      * Looks up a name.
      *
      * @param name the name, not null

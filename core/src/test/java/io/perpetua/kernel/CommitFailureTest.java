@@ -38,6 +38,7 @@ class CommitFailureTest {
 
         @Override public byte[] read(long id) { return inner.read(id); }
         @Override public byte[][] readMany(long[] ids) { return inner.readMany(ids); }
+        @Override public long[] recordIds() { return inner.recordIds(); }
         @Override public long lookup(String name) { return inner.lookup(name); }
         @Override public SortedMap<String, Long> names() { return inner.names(); }
         @Override public Map<Integer, byte[]> classDescriptors() { return inner.classDescriptors(); }

@@ -201,6 +201,43 @@ public abstract class BackendContract {
     }
 
     @Test
+    void recordIdsListEveryRecordAndNoDeletedOne(@TempDir Path dir) {
+        long first;
+        try (Backend backend = open(dir)) {
+            assertEquals(0, backend.recordIds().length, "a new store has no records");
+            first = backend.allocateIds(3000);
+            WriteSet writes = new WriteSet();
+            for (long id = first; id < first + 3000; id++) {
+                writes.put(id, bytes("r" + id));
+            }
+            backend.commit(writes.bind("root", first));
+            WriteSet deletes = new WriteSet();
+            for (long id = first; id < first + 3000; id += 3) {
+                deletes.delete(id);
+            }
+            backend.commit(deletes.put(first + 1, bytes("overwritten")));
+            assertEquals(expectedIds(first), sorted(backend.recordIds()));
+        }
+        try (Backend backend = open(dir)) {
+            assertEquals(expectedIds(first), sorted(backend.recordIds()), "after reopen");
+        }
+    }
+
+    private static List<Long> expectedIds(long first) {
+        List<Long> ids = new ArrayList<>();
+        for (long id = first; id < first + 3000; id++) {
+            if ((id - first) % 3 != 0) {
+                ids.add(id);
+            }
+        }
+        return ids;
+    }
+
+    private static List<Long> sorted(long[] ids) {
+        return Arrays.stream(ids).sorted().boxed().toList();
+    }
+
+    @Test
     void readReturnsArraysTheCallerOwns(@TempDir Path dir) {
         try (Backend backend = open(dir)) {
             long id = backend.allocateIds(1);
@@ -476,6 +513,7 @@ public abstract class BackendContract {
         Map<String, Executable> calls = new LinkedHashMap<>();
         calls.put("read", () -> backend.read(id));
         calls.put("readMany", () -> backend.readMany(new long[] {id}));
+        calls.put("recordIds", backend::recordIds);
         calls.put("lookup", () -> backend.lookup("x"));
         calls.put("names", backend::names);
         calls.put("classDescriptors", backend::classDescriptors);

@@ -165,6 +165,12 @@ final class RenamingFileBackend implements Backend {
     }
 
     @Override
+    public long[] recordIds() {
+        checkOpen();
+        return data.records().keySet().stream().mapToLong(Long::longValue).toArray();
+    }
+
+    @Override
     public long lookup(String name) {
         checkOpen();
         Long id = data.names().get(name);

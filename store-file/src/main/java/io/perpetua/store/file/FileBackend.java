@@ -238,6 +238,25 @@ public final class FileBackend implements Backend {
         }
     }
 
+    @Override
+    public long[] recordIds() {
+        ReentrantReadWriteLock.ReadLock read = stateLock.readLock();
+        read.lock();
+        try {
+            ensureOpen();
+            long[] ids = new long[index.size()];
+            int n = 0;
+            for (int slot = 0, capacity = index.capacity(); slot < capacity; slot++) {
+                if (index.keyAt(slot) != 0) {
+                    ids[n++] = index.keyAt(slot);
+                }
+            }
+            return ids;
+        } finally {
+            read.unlock();
+        }
+    }
+
     /** Reads and checks one record; the state lock is held (shared). */
     private byte[] readRecord(long id, long loc, int length) {
         Segment segment = segments.get(Format.segmentOf(loc));

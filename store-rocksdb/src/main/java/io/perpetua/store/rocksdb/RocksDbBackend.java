@@ -661,6 +661,31 @@ final class RocksDbBackend implements Backend {
     }
 
     @Override
+    public long[] recordIds() {
+        lifecycle.readLock().lock();
+        try {
+            ensureOpen();
+            long[] ids = new long[1024];
+            int n = 0;
+            // An iterator reads from the implicit snapshot taken when it is created.
+            try (RocksIterator it = db.newIterator(records, readOptions)) {
+                for (it.seekToFirst(); it.isValid(); it.next()) {
+                    if (n == ids.length) {
+                        ids = Arrays.copyOf(ids, n * 2);
+                    }
+                    ids[n++] = decodeId(it.key());
+                }
+                it.status();
+            }
+            return Arrays.copyOf(ids, n);
+        } catch (RocksDBException e) {
+            throw readFailure("listing the objects", e);
+        } finally {
+            lifecycle.readLock().unlock();
+        }
+    }
+
+    @Override
     public SortedMap<String, Long> names() {
         lifecycle.readLock().lock();
         try {

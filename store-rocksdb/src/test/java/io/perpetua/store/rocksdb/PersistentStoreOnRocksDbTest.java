@@ -57,4 +57,41 @@ class PersistentStoreOnRocksDbTest {
             assertEquals(List.of("tea", "coffee", "cocoa"), store.fetch("orders", List.class));
         }
     }
+
+    @Test
+    void collectGarbageDeletesWhatNoNameReachesAndKeepsTheRest(@TempDir Path tmp) {
+        Path dir = tmp.resolve("gc.db");
+        try (PersistentStore store = PersistentStore.open(dir)) {
+            store.inTransaction(() -> {
+                List<Object> kept = new ArrayList<>();
+                List<Object> dropped = new ArrayList<>();
+                for (int i = 0; i < 500; i++) {
+                    List<Integer> shared = new ArrayList<>(List.of(i, i + 1));
+                    kept.add(shared);
+                    kept.add(shared); // two references: a record of its own
+                    List<Integer> alone = new ArrayList<>(List.of(-i));
+                    dropped.add(alone);
+                    dropped.add(alone);
+                }
+                store.persist(kept, "kept");
+                store.persist(dropped, "dropped");
+            });
+            assertEquals(1002, store.statistics().objects(), "two lists and their 1,000 shared lists");
+            store.inTransaction(() -> store.unbind("dropped"));
+        }
+        try (PersistentStore store = PersistentStore.open(dir)) {
+            assertEquals(501, store.collectGarbage(), "the unbound list and its 500 lists");
+            assertEquals(501, store.statistics().objects());
+        }
+        try (PersistentStore store = PersistentStore.open(dir)) {
+            assertEquals(501, store.statistics().objects());
+            List<?> kept = store.fetch("kept", List.class);
+            assertEquals(1000, kept.size());
+            for (int i = 0; i < 500; i++) {
+                assertEquals(List.of(i, i + 1), kept.get(2 * i));
+                assertTrue(kept.get(2 * i) == kept.get(2 * i + 1), "still one list");
+            }
+            assertEquals(0, store.collectGarbage());
+        }
+    }
 }
