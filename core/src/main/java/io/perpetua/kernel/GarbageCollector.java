@@ -307,14 +307,21 @@ final class GarbageCollector {
             return;
         }
         switch (component) {
-            case 'B', 'Z' -> in.skip(n);
-            case 'F' -> in.skip(4 * n);
-            case 'D' -> in.skip(8 * n);
+            case 'B', 'Z' -> skip(n);
+            case 'F' -> skip(4L * n);
+            case 'D' -> skip(8L * n);
             case 'I', 'S' -> repeat(n, in::readSignedVarInt);
             case 'J' -> repeat(n, in::readSignedVarLong);
             case 'C' -> repeat(n, in::readVarInt);
             default -> throw new ByteIn.MalformedRecord(className + " is not an array class");
         }
+    }
+
+    private void skip(long bytes) {
+        if (bytes > in.end() - in.position()) {
+            throw new ByteIn.MalformedRecord("an array of " + bytes + " bytes does not fit the record");
+        }
+        in.skip((int) bytes);
     }
 
     private static void repeat(int n, Runnable read) {

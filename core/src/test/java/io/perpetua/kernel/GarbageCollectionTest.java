@@ -2,6 +2,8 @@ package io.perpetua.kernel;
 
 import io.perpetua.CorruptStoreException;
 import io.perpetua.PersistentStore;
+import io.perpetua.PersistentStoreException;
+import io.perpetua.StorageException;
 import io.perpetua.TransactionStateException;
 import io.perpetua.spi.Backend;
 import io.perpetua.spi.Backends;
@@ -23,6 +25,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -292,5 +295,82 @@ class GarbageCollectionTest {
             assertTrue(e.getMessage().contains("#" + bId), e.getMessage());
             assertEquals(5, store.statistics().objects(), "d is unreachable and still stored");
         }
+    }
+
+    @Test
+    void aFailedDeletionDeletesNothingAndCanBeRetried() {
+        String uri = chain();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> store.unbind("d"));
+        }
+        CommitFailureTest.FailingBackend backend = new CommitFailureTest.FailingBackend(Backends.open(URI.create(uri)));
+        try (PersistentStore store = new Kernel(backend)) {
+            backend.failing = true;
+            assertThrows(StorageException.class, store::collectGarbage);
+            assertEquals(6, store.statistics().objects());
+            backend.failing = false;
+            assertEquals(1, store.collectGarbage());
+            assertEquals(5, store.statistics().objects());
+        }
+    }
+
+    /**
+     * Damaged records (bytes flipped, cut short) met while marking: the collection either runs
+     * or stops with the store's own exception, never another one; this store deletes nothing
+     * either way (its commits are dropped), so every case starts from the same records.
+     */
+    @Test
+    void damagedRecordsGiveTheStoresOwnExceptions() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node root = new Node("root");
+                root.any(everyWayToHoldANode().toArray());
+                store.persist(root, "root");
+            });
+        }
+        Random random = new Random(1992);
+        long[] ids;
+        try (Backend backend = Backends.open(URI.create(uri))) {
+            ids = backend.recordIds();
+        }
+        int failed = 0;
+        for (int i = 0; i < 400; i++) {
+            long victim = ids[random.nextInt(ids.length)];
+            long seed = random.nextLong();
+            CommitFailureTest.FailingBackend damaged = new CommitFailureTest.FailingBackend(Backends.open(URI.create(uri))) {
+                @Override
+                public byte[][] readMany(long[] many) {
+                    byte[][] records = super.readMany(many);
+                    for (int k = 0; k < many.length; k++) {
+                        if (many[k] == victim && records[k] != null) {
+                            records[k] = damage(records[k], new Random(seed));
+                        }
+                    }
+                    return records;
+                }
+
+                @Override
+                public void commit(WriteSet writes) {
+                }
+            };
+            try (PersistentStore store = new Kernel(damaged)) {
+                store.collectGarbage();
+            } catch (PersistentStoreException expected) {
+                failed++;
+            }
+        }
+        assertTrue(failed > 100, failed + " of 400 damaged stores were refused");
+    }
+
+    private static byte[] damage(byte[] record, Random random) {
+        if (random.nextBoolean()) {
+            return Arrays.copyOf(record, random.nextInt(record.length));
+        }
+        byte[] flipped = record.clone();
+        for (int n = 1 + random.nextInt(3); n > 0; n--) {
+            flipped[random.nextInt(flipped.length)] ^= (byte) (1 + random.nextInt(255));
+        }
+        return flipped;
     }
 }
