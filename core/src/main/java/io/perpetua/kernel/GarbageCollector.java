@@ -341,7 +341,7 @@ final class GarbageCollector {
                 grow();
             }
             int mask = keys.length - 1;
-            for (int i = mix(key) & mask; ; i = (i + 1) & mask) {
+            for (int i = ObjectTable.mix(key) & mask; ; i = (i + 1) & mask) {
                 if (keys[i] == key) {
                     return false;
                 }
@@ -355,7 +355,7 @@ final class GarbageCollector {
 
         boolean contains(long key) {
             int mask = keys.length - 1;
-            for (int i = mix(key) & mask; keys[i] != 0; i = (i + 1) & mask) {
+            for (int i = ObjectTable.mix(key) & mask; keys[i] != 0; i = (i + 1) & mask) {
                 if (keys[i] == key) {
                     return true;
                 }
@@ -372,11 +372,6 @@ final class GarbageCollector {
                     add(k);
                 }
             }
-        }
-
-        private static int mix(long key) {
-            long h = key * 0x9E3779B97F4A7C15L;
-            return (int) (h ^ h >>> 32);
         }
     }
 }

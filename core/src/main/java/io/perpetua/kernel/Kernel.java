@@ -24,7 +24,6 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -36,6 +35,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import java.util.stream.LongStream;
 
 /**
  * The kernel: one open store. It keeps the object table (one Java object per stored object),
@@ -638,13 +638,8 @@ public final class Kernel implements PersistentStore {
                     + ": commit or abort it first");
         }
         table.expunge();
-        long[] resident = table.liveIds();
-        Collection<Long> named = backend.names().values();
-        long[] roots = Arrays.copyOf(resident, resident.length + named.size());
-        int n = resident.length;
-        for (long id : named) {
-            roots[n++] = id;
-        }
+        long[] roots = LongStream.concat(Arrays.stream(table.liveIds()),
+                backend.names().values().stream().mapToLong(Long::longValue)).toArray();
         GarbageCollector collector = new GarbageCollector(backend, classes, location);
         long deleted = collector.collect(roots);
         recordsRead += collector.recordsRead();

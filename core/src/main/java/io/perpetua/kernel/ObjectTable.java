@@ -122,6 +122,11 @@ final class ObjectTable {
         return dense[index];
     }
 
+    /** Spreads a key (an id, an identity hash) over a power-of-two table's slots. */
+    static int mix(long key) {
+        return (int) ((key * 0x9E3779B97F4A7C15L) >>> 32);
+    }
+
     /** @return the ids of the live handles, objects' and containers', a snapshot */
     long[] liveIds() {
         long[] ids = new long[byId.size];
@@ -154,10 +159,6 @@ final class ObjectTable {
 
         Probing(boolean byIdentity) {
             this.byIdentity = byIdentity;
-        }
-
-        private static int mix(long key) {
-            return (int) ((key * 0x9E3779B97F4A7C15L) >>> 32);
         }
 
         private long keyOf(Handle h) {

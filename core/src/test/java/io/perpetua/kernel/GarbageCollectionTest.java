@@ -27,10 +27,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -102,9 +104,7 @@ class GarbageCollectionTest {
             for (Object e : a) {
                 nodes += touchEverything(e, seen);
             }
-        } else if (o instanceof TreeSet<?> s) {
-            nodes += touchEverything(s.comparator(), seen);
-        } else if (o instanceof java.util.SortedSet<?> s) {
+        } else if (o instanceof SortedSet<?> s) {
             nodes += touchEverything(s.comparator(), seen);
         } else if (o instanceof TreeMap<?, ?> m) {
             nodes += touchEverything(m.comparator(), seen);
@@ -199,7 +199,7 @@ class GarbageCollectionTest {
         try (PersistentStore store = TestStores.open(uri)) {
             Node root = store.fetch("root", Node.class);
             assertEquals("a", root.next().name());
-            assertEquals(null, root.next().next());
+            assertNull(root.next().next());
             assertEquals(List.of("root"), store.names());
         }
     }
