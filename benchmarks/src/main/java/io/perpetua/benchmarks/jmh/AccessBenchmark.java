@@ -22,7 +22,10 @@ import java.util.concurrent.TimeUnit;
  * and rewritten in the same run ({@code variant}). Rewritten objects are put in the state a
  * committed resident object has: {@code CLEAN} for reads (the read check passes), {@code DIRTY}
  * for writes (the write check passes; a {@code CLEAN} object takes the slow path once, on its
- * first write, and is {@code DIRTY} from then on).
+ * first write, and is {@code DIRTY} from then on). A third copy, {@code padded}, is the control:
+ * the plain code whose top-most classes only gained two fields of the rewritten classes' types
+ * ({@link RewritingLoader#padding}), so its objects are laid out as the rewritten ones and run no
+ * check. rewritten / padded is then the checks' own cost, padded / plain the larger objects'.
  *
  * <ul>
  *   <li>{@code fieldRead}: one int field of each of 1,024 objects, read from another class;</li>
@@ -53,6 +56,8 @@ public class AccessBenchmark {
                 case "plain" -> Model.class;
                 case "rewritten" -> Class.forName(Model.class.getName(), true,
                         new RewritingLoader(Models.class.getClassLoader(), Model.class.getPackageName() + "."));
+                case "padded" -> Class.forName(Model.class.getName(), true,
+                        RewritingLoader.padding(Models.class.getClassLoader(), Model.class.getPackageName() + "."));
                 default -> throw new IllegalArgumentException(variant);
             };
             workload = (Workload) type.getConstructor(int.class, int.class, long.class).newInstance(1024, 20_000, 1992L);
@@ -77,7 +82,7 @@ public class AccessBenchmark {
 
     @State(Scope.Benchmark)
     public static class Clean extends Models {
-        @Param({"plain", "rewritten"})
+        @Param({"plain", "padded", "rewritten"})
         public String variant;
 
         @Setup
@@ -88,7 +93,7 @@ public class AccessBenchmark {
 
     @State(Scope.Benchmark)
     public static class Dirty extends Models {
-        @Param({"plain", "rewritten"})
+        @Param({"plain", "padded", "rewritten"})
         public String variant;
 
         @Setup
