@@ -92,13 +92,7 @@ public interface PersistentStore extends AutoCloseable {
      * @return the open store, owned by the caller
      */
     static PersistentStore open(String uriOrPath) {
-        int colon = uriOrPath.indexOf(':');
-        // "C:\x" on Windows and plain paths have no scheme of two or more letters
-        if (colon < 2 || !uriOrPath.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*")) {
-            return open(Path.of(uriOrPath));
-        }
-        // "memory:" alone is not a valid java.net.URI; "memory:?" (no location, no options) is
-        return open(URI.create(colon == uriOrPath.length() - 1 ? uriOrPath + "?" : uriOrPath));
+        return new Kernel(Backends.open(uriOrPath));
     }
 
     /**
@@ -255,6 +249,30 @@ public interface PersistentStore extends AutoCloseable {
      *         cannot be read; nothing was deleted
      */
     long collectGarbage();
+
+    /**
+     * Copies this store, as last committed, into a new store: every record, every name and
+     * every class descriptor, byte for byte, and an id counter past every copied id. The copy
+     * is a store in its own right, on any backend: a backup taken while the program runs, or
+     * this store moved to another backend ({@code rocksdb:} to {@code file:}, say). What the
+     * current transaction has not committed is not copied, nor is anything only resident.
+     *
+     * <p>The copy is consistent: it runs under the store's lock, so the store's other methods
+     * (commits included) wait until it returns. The target is opened, written in batches and
+     * closed by this call. Its names are written last, in one commit, so that a copy that
+     * failed before then shows no names; the call also deletes the records it had written, as
+     * far as the target still lets it.
+     *
+     * @param targetUriOrPath the new store, as for {@link #open(String)}: a URI
+     *        ({@code file:/backups/shop}, {@code memory:copy}) or a directory for the embedded
+     *        default store; created if missing
+     * @return how many records were copied
+     * @throws StoreNotEmptyException if the target already holds records, names or class
+     *         descriptors; it was not written to
+     * @throws StoreLockedException if the target is open elsewhere (this store included)
+     * @throws StorageException if either backend failed; the target holds no name
+     */
+    long copyTo(String targetUriOrPath);
 
     /**
      * @param object any object, may be null

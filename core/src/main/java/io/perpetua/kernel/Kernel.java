@@ -18,6 +18,7 @@ import io.perpetua.runtime.Persistent;
 import io.perpetua.runtime.RecordReader;
 import io.perpetua.spi.Backend;
 import io.perpetua.spi.BackendStatistics;
+import io.perpetua.spi.Backends;
 import io.perpetua.spi.WriteSet;
 
 import java.lang.invoke.VarHandle;
@@ -644,6 +645,17 @@ public final class Kernel implements PersistentStore {
         long deleted = collector.collect(roots);
         recordsRead += collector.recordsRead();
         return deleted;
+    }
+
+    @Override
+    public synchronized long copyTo(String targetUriOrPath) {
+        checkOpen();
+        Objects.requireNonNull(targetUriOrPath, "targetUriOrPath");
+        try (Backend target = Backends.open(targetUriOrPath)) {
+            long copied = new StoreCopier(backend, target, location).copy();
+            recordsRead += copied;
+            return copied;
+        }
     }
 
     @Override

@@ -53,6 +53,23 @@ public final class Backends {
         return provider(scheme).open(uri, location, parseOptions(query));
     }
 
+    /**
+     * Opens the backend a store URI names, or, for a string with no scheme, the embedded default
+     * backend in that directory; see {@link io.perpetua.PersistentStore#open(String)}.
+     *
+     * @param uriOrPath a store URI or a directory path, not null
+     * @return an open backend the caller owns
+     */
+    public static Backend open(String uriOrPath) {
+        int colon = uriOrPath.indexOf(':');
+        // "C:\x" on Windows and plain paths have no scheme of two or more letters
+        if (colon < 2 || !uriOrPath.substring(0, colon).matches("[A-Za-z][A-Za-z0-9+.-]*")) {
+            return open(Path.of(uriOrPath));
+        }
+        // "memory:" alone is not a valid java.net.URI; "memory:?" (no location, no options) is
+        return open(URI.create(colon == uriOrPath.length() - 1 ? uriOrPath + "?" : uriOrPath));
+    }
+
     /** Opens the embedded default backend in a directory. */
     public static Backend open(Path directory) {
         return open(URI.create(DEFAULT_SCHEME + ":" + directory.toAbsolutePath().toUri().getRawPath()));

@@ -47,7 +47,7 @@ class GarbageCollectionTest {
      * reference the collector failed to follow would lose a record, and the walk at the end
      * would fail on it.
      */
-    private static List<Object> everyWayToHoldANode() {
+    static List<Object> everyWayToHoldANode() {
         List<Object> ways = new ArrayList<>();
         Node field = new Node("holder");
         field.next(new Node("field"));
@@ -85,7 +85,7 @@ class GarbageCollectionTest {
     }
 
     /** The objects each way holds, read back: every record they need must be there. */
-    private static int touchEverything(Object o, Set<Object> seen) {
+    static int touchEverything(Object o, Set<Object> seen) {
         if (o == null || o instanceof String || o instanceof DayOfWeek || !seen.add(o)) {
             return 0;
         }

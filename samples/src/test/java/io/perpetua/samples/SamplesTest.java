@@ -45,6 +45,24 @@ class SamplesTest {
         assertTrue(Files.exists(Path.of(store)), "the file store's directory");
     }
 
+    @Test
+    void theLibraryIsBackedUpIntoRocksDbAndGoesOnThere() throws Exception {
+        String store = dir.resolve("library").toString();
+        String app = "io.perpetua.samples.library.LibraryApp";
+        run(app, store, "add", "Dune", "Herbert");
+        run(app, store, "add", "Emma", "Austen");
+        run(app, store, "lend", "Dune", "ana");
+        String backup = "rocksdb:" + dir.resolve("backup").toAbsolutePath().toUri().getRawPath();
+        List<String> copied = run(app, store, "backup", backup);
+        assertEquals(1, copied.size(), copied.toString());
+        assertTrue(copied.get(0).matches("copied [1-9][0-9]* records to .*"), copied.toString());
+        assertTrue(Files.isDirectory(dir.resolve("backup")), "the RocksDB copy's directory");
+        run(app, backup, "add", "Kim", "Kipling");
+        assertEquals(List.of("Dune by Herbert, lent to ana", "Emma by Austen", "Kim by Kipling"), run(app, backup, "list"));
+        assertEquals(List.of("Dune by Herbert, lent to ana", "Emma by Austen"), run(app, store, "list"),
+                "the file store did not change");
+    }
+
     /** Runs a sample's main in a fresh JVM under the agent; returns its output lines. */
     static List<String> run(String mainClass, String... args) throws IOException, InterruptedException {
         String agent = System.getProperty("perpetua.agent.jar");

@@ -11,7 +11,11 @@ import io.perpetua.PersistentStore;
  * java -javaagent:perpetua-agent.jar -cp ... io.perpetua.samples.library.LibraryApp lib.db add "Dune" "Herbert"
  * java -javaagent:perpetua-agent.jar -cp ... io.perpetua.samples.library.LibraryApp lib.db lend "Dune" ana
  * java -javaagent:perpetua-agent.jar -cp ... io.perpetua.samples.library.LibraryApp lib.db list
+ * java -javaagent:perpetua-agent.jar -cp ... io.perpetua.samples.library.LibraryApp lib.db backup rocksdb:/backups/lib
+ * java -javaagent:perpetua-agent.jar -cp ... io.perpetua.samples.library.LibraryApp rocksdb:/backups/lib list
  * </pre>
+ * The store is a directory for the file store or any store URI; {@code backup} copies it, as
+ * committed, into a new store on any backend ({@code store.copyTo}).
  */
 public final class LibraryApp {
     private LibraryApp() {
@@ -19,10 +23,17 @@ public final class LibraryApp {
 
     public static void main(String[] args) {
         if (args.length < 2) {
-            System.err.println("usage: LibraryApp <store directory> add <title> <author> | lend <title> <reader> | list");
+            System.err.println("usage: LibraryApp <store directory or URI> add <title> <author> | lend <title> <reader>"
+                    + " | list | backup <new store URI>");
             System.exit(2);
         }
-        try (PersistentStore store = PersistentStore.open("file:" + java.nio.file.Path.of(args[0]).toAbsolutePath())) {
+        String location = args[0].matches("[A-Za-z][A-Za-z0-9+.-]+:.*") ? args[0]
+                : "file:" + java.nio.file.Path.of(args[0]).toAbsolutePath();
+        try (PersistentStore store = PersistentStore.open(location)) {
+            if (args[1].equals("backup")) {
+                System.out.println("copied " + store.copyTo(args[2]) + " records to " + args[2]);
+                return;
+            }
             store.inTransaction(() -> {
                 if (!store.isBound("library")) {
                     store.persist(new Library(), "library");

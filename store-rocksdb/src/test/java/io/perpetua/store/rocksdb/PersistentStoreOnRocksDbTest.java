@@ -2,6 +2,7 @@ package io.perpetua.store.rocksdb;
 
 import io.perpetua.PersistentStore;
 import io.perpetua.StoreLockedException;
+import io.perpetua.StoreNotEmptyException;
 import io.perpetua.StoreStatistics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -92,6 +93,45 @@ class PersistentStoreOnRocksDbTest {
                 assertTrue(kept.get(2 * i) == kept.get(2 * i + 1), "still one list");
             }
             assertEquals(0, store.collectGarbage());
+        }
+    }
+
+    @Test
+    void aCopyTakenWhileTheStoreIsOpenIsAStoreOfItsOwnOnDisk(@TempDir Path tmp) {
+        Path dir = tmp.resolve("live.db");
+        Path backup = tmp.resolve("backup.db");
+        try (PersistentStore store = PersistentStore.open(dir)) {
+            store.inTransaction(() -> {
+                Map<String, List<Integer>> map = new TreeMap<>();
+                for (int i = 0; i < 300; i++) {
+                    map.put("k" + i, new ArrayList<>(List.of(i, -i)));
+                }
+                store.persist(map, "map");
+            });
+            long records = store.statistics().objects();
+            assertEquals(records, store.copyTo(backup.toString()));
+            assertThrows(StoreLockedException.class, () -> store.copyTo(dir.toString()), "itself: open here");
+            store.inTransaction(() -> store.fetch("map", Map.class).clear()); // the copy does not follow
+        }
+        try (PersistentStore copy = PersistentStore.open(backup)) {
+            Map<?, ?> map = copy.fetch("map", Map.class);
+            assertEquals(300, map.size());
+            for (int i = 0; i < 300; i++) {
+                assertEquals(List.of(i, -i), map.get("k" + i));
+            }
+            copy.inTransaction(() -> copy.persist(new ArrayList<>(List.of(7)), "more"));
+        }
+        try (PersistentStore copy = PersistentStore.open(backup)) {
+            assertEquals(List.of("map", "more"), copy.names());
+            assertEquals(List.of(7), copy.fetch("more", List.class));
+        }
+        try (PersistentStore live = PersistentStore.open(dir)) {
+            assertEquals(0, live.fetch("map", Map.class).size());
+            StoreNotEmptyException e = assertThrows(StoreNotEmptyException.class, () -> live.copyTo(backup.toString()));
+            assertEquals(2, e.names());
+        }
+        try (PersistentStore copy = PersistentStore.open(backup)) {
+            assertEquals(300, copy.fetch("map", Map.class).size(), "a refused copy wrote nothing");
         }
     }
 }
