@@ -271,6 +271,8 @@ public interface PersistentStore extends AutoCloseable {
      *         descriptors; it was not written to
      * @throws StoreLockedException if the target is open elsewhere (this store included)
      * @throws StorageException if either backend failed; the target holds no name
+     * @throws CorruptStoreException if this store lists a record it cannot read; the target
+     *         holds no name
      */
     long copyTo(String targetUriOrPath);
 

@@ -23,9 +23,10 @@ final class StoreCopier {
     private final Backend source;
     private final Backend target;
     private final String sourceLocation;
-    /** The ids committed to the target so far, for the clean-up of a failed copy. */
-    private long[] written = new long[0];
-    private int writtenCount;
+    /** The source's record ids, in order: the order they are written in. */
+    private long[] ids;
+    /** How many of {@link #ids} the target holds: what a failed copy deletes. */
+    private int committed;
 
     StoreCopier(Backend source, Backend target, String sourceLocation) {
         this.source = source;
@@ -43,10 +44,10 @@ final class StoreCopier {
         if (targetIds.length > 0 || !targetNames.isEmpty() || !target.classDescriptors().isEmpty()) {
             throw new StoreNotEmptyException(target.location(), targetIds.length, targetNames.size());
         }
-        long[] ids = source.recordIds();
+        ids = source.recordIds();
         Arrays.sort(ids); // the target's keys in order: cheaper for an LSM tree or an index to take
         try {
-            copyRecords(ids);
+            copyRecords();
             reserveIdsUpTo(ids.length == 0 ? 0 : ids[ids.length - 1]);
             WriteSet last = new WriteSet();
             source.classDescriptors().forEach(last::classDescriptor);
@@ -59,7 +60,7 @@ final class StoreCopier {
         return ids.length;
     }
 
-    private void copyRecords(long[] ids) {
+    private void copyRecords() {
         WriteSet batch = new WriteSet();
         long batchBytes = 0;
         for (int from = 0; from < ids.length; from += READ_BATCH) {
@@ -87,12 +88,7 @@ final class StoreCopier {
 
     private void commitRecords(WriteSet batch) {
         target.commit(batch);
-        for (long id : batch.puts().keySet()) {
-            if (writtenCount == written.length) {
-                written = Arrays.copyOf(written, Math.max(1024, written.length * 2));
-            }
-            written[writtenCount++] = id;
-        }
+        committed += batch.puts().size();
     }
 
     /** Moves the target's id counter past {@code maxId}, so that it never hands out a copied id. */
@@ -106,13 +102,13 @@ final class StoreCopier {
 
     /** After a failure: deletes what the copy wrote, as far as the target lets it. */
     private void deleteWritten(RuntimeException failure) {
-        if (writtenCount == 0) {
+        if (committed == 0) {
             return;
         }
         try {
             WriteSet deletes = new WriteSet();
-            for (int i = 0; i < writtenCount; i++) {
-                deletes.delete(written[i]);
+            for (int i = 0; i < committed; i++) {
+                deletes.delete(ids[i]);
             }
             target.commit(deletes);
         } catch (RuntimeException e) {

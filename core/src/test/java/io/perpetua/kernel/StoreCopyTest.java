@@ -10,6 +10,7 @@ import io.perpetua.spi.Backend;
 import io.perpetua.spi.Backends;
 import io.perpetua.spi.WriteSet;
 import io.perpetua.testmodel.Node;
+import io.perpetua.testmodel.SpecialNode;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -113,12 +114,15 @@ class StoreCopyTest {
                 Node added = new Node("added in the copy");
                 root.next(added);
                 store.persist(new Node("named in the copy"), "new");
+                store.persist(new SpecialNode("of a class new to the store", 1, 2L, "x"), "special");
             });
-            assertEquals(stored + 2, store.statistics().objects(), "two new records: no copied id was handed out again");
+            assertEquals(stored + 3, store.statistics().objects(), "three new records: no copied id was handed out again");
         }
         try (PersistentStore store = TestStores.open(c.copy())) {
             assertEquals("added in the copy", store.fetch("root", Node.class).next().name());
             assertEquals("named in the copy", store.fetch("new", Node.class).name());
+            assertEquals("x", store.fetch("special", SpecialNode.class).extra(),
+                    "a new class descriptor, numbered after the copied ones");
             assertEquals(c.objects() + 1, touchAll(store), "what was copied, and the node added to the copy");
         }
         try (PersistentStore store = TestStores.open(c.source())) {
