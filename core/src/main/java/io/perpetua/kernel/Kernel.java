@@ -652,7 +652,7 @@ public final class Kernel implements PersistentStore {
         checkOpen();
         Objects.requireNonNull(targetUriOrPath, "targetUriOrPath");
         try (Backend target = Backends.open(targetUriOrPath)) {
-            long copied = new StoreCopier(backend, target, location).copy();
+            long copied = new StoreCopier(backend, target).copy();
             recordsRead += copied;
             return copied;
         }

@@ -22,16 +22,14 @@ final class StoreCopier {
 
     private final Backend source;
     private final Backend target;
-    private final String sourceLocation;
     /** The source's record ids, in order: the order they are written in. */
     private long[] ids;
     /** How many of {@link #ids} the target holds: what a failed copy deletes. */
     private int committed;
 
-    StoreCopier(Backend source, Backend target, String sourceLocation) {
+    StoreCopier(Backend source, Backend target) {
         this.source = source;
         this.target = target;
-        this.sourceLocation = sourceLocation;
     }
 
     /**
@@ -69,7 +67,7 @@ final class StoreCopier {
             for (int i = 0; i < some.length; i++) {
                 if (records[i] == null) {
                     // recordIds and readMany ran under the same lock: a record cannot vanish between them
-                    throw new CorruptStoreException(sourceLocation, "record " + some[i]
+                    throw new CorruptStoreException(source.location(), "record " + some[i]
                             + " is listed by the store but cannot be read", null);
                 }
                 batch.put(some[i], records[i]);

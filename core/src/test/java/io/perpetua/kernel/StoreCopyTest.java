@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -59,7 +60,7 @@ class StoreCopyTest {
             long[] ids = b.recordIds();
             Arrays.sort(ids);
             byte[][] records = b.readMany(ids);
-            Map<Long, byte[]> out = new java.util.TreeMap<>();
+            Map<Long, byte[]> out = new TreeMap<>();
             for (int i = 0; i < ids.length; i++) {
                 out.put(ids[i], records[i]);
             }
@@ -209,7 +210,7 @@ class StoreCopyTest {
         String copy = TestStores.newUri();
         CountingBackend target = new CountingBackend(Backends.open(copy), Integer.MAX_VALUE);
         try (Backend from = Backends.open(source); target) {
-            assertEquals(from.recordIds().length, new StoreCopier(from, target, source).copy());
+            assertEquals(from.recordIds().length, new StoreCopier(from, target).copy());
         }
         assertTrue(target.commits >= 3, "at least two batches of records and the names: " + target.commits);
         try (PersistentStore store = TestStores.open(copy)) {
@@ -236,7 +237,7 @@ class StoreCopyTest {
             CountingBackend target = new CountingBackend(Backends.open(copy), failAt);
             try (Backend from = Backends.open(source); target) {
                 StorageException e = assertThrows(StorageException.class,
-                        () -> new StoreCopier(from, target, source).copy(), "failing at commit " + failAt);
+                        () -> new StoreCopier(from, target).copy(), "failing at commit " + failAt);
                 assertEquals("injected failure", e.getMessage());
             }
             try (Backend left = Backends.open(copy)) {
@@ -266,7 +267,7 @@ class StoreCopyTest {
                 }
             };
             CorruptStoreException e = assertThrows(CorruptStoreException.class,
-                    () -> new StoreCopier(holey, to, source).copy());
+                    () -> new StoreCopier(holey, to).copy());
             assertTrue(e.getMessage().contains("cannot be read"), e.getMessage());
             assertEquals(0, to.recordIds().length);
             assertTrue(to.names().isEmpty());
