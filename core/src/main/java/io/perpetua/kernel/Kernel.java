@@ -1095,6 +1095,15 @@ public final class Kernel implements PersistentStore {
                 enqueueRoot(o, labels);
             }
             scanContainers();
+            // A name is a referrer too: a container stored in its owner's record gets a record
+            // of its own when a name is bound to it, as when a second object refers to it.
+            for (Map.Entry<String, Object> e : boundInTransaction.entrySet()) {
+                Object o = e.getValue();
+                ContainerHandle h = o instanceof Persistent ? null : table.container(o);
+                if (h != null && h.embedded) {
+                    promote(h, o, PathNode.root("\"" + e.getKey() + "\""));
+                }
+            }
             while (!work.isEmpty() || !changed.isEmpty()) {
                 if (work.isEmpty()) {
                     enqueueRoot(changed.poll(), labels);

@@ -9,6 +9,7 @@ import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -127,6 +128,35 @@ class EmbeddedContainersTest {
             Node b = store.fetch("b", Node.class);
             assertSame(a.children(), b.children());
             assertEquals("kid", b.children().get(0).name());
+        }
+    }
+
+    /**
+     * A name is a referrer too: bound to an array that its owner's record holds, the array gets
+     * a record of its own, so the name still finds it when the owner is not read first, or is
+     * gone.
+     */
+    @Test
+    void aNameBoundToAnEmbeddedArrayGivesItARecordOfItsOwn() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("n");
+                n.any(new int[] {1, 2});
+                store.persist(n, "n");
+            });
+            assertEquals(1, store.statistics().objects(), "the array is in the node's record");
+            store.inTransaction(() -> store.persist(store.fetch("n", Node.class).any(), "numbers"));
+            assertEquals(2, store.statistics().objects(), "the array has a record of its own");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            int[] numbers = store.fetch("numbers", int[].class); // before its owner
+            assertArrayEquals(new int[] {1, 2}, numbers);
+            assertSame(numbers, store.fetch("n", Node.class).any(), "still shared");
+            store.inTransaction(() -> store.unbind("n"));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertArrayEquals(new int[] {1, 2}, store.fetch("numbers", int[].class));
         }
     }
 }
