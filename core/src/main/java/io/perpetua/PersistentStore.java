@@ -107,7 +107,10 @@ public interface PersistentStore extends AutoCloseable {
 
     /**
      * Begins a transaction on this store and makes this store the calling thread's current
-     * store (see {@link Perpetua}).
+     * store (see {@link Perpetua}). Until the transaction ends, the store holds every resident
+     * array and collection, and each one read during it, strongly: one changed in place is
+     * saved by the commit even if the program dropped it first (nothing marks an array dirty,
+     * as a field write marks an object). Between transactions it holds them only weakly.
      *
      * @throws TransactionStateException if a transaction is already active on this store
      */

@@ -167,6 +167,7 @@ public final class Kernel implements PersistentStore {
             throw new TransactionStateException("a transaction is already active on " + location());
         }
         transaction = true;
+        table.pinContainers();
         Deque<Kernel> stack = BEGUN.get();
         stack.remove(this);
         stack.push(this);
@@ -257,6 +258,7 @@ public final class Kernel implements PersistentStore {
 
     private void endTransaction() {
         transaction = false;
+        table.unpinContainers();
         BEGUN.get().remove(this);
     }
 
@@ -269,6 +271,7 @@ public final class Kernel implements PersistentStore {
 
     /** Returns every persistent object to its committed state; forgets this transaction's names. */
     private void rollbackMemory() {
+        table.forgetNextPins(); // a failed commit's scan: what it listed may be undone below
         for (Map.Entry<Object, Handle> e : pending.entrySet()) {
             Object o = e.getKey();
             Handle h = e.getValue();
@@ -1132,22 +1135,28 @@ public final class Kernel implements PersistentStore {
          * which is how an element is remembered without keeping it alive. A read-only commit over
          * the 40,000 arrays of OO1 small's 20,000 parts: 1.1 to 2.4 ms (with a separate copy of
          * every array, holding the elements strongly: 1.0 to 2.0 ms). Taking the misses a block
-         * at a time, so that they overlap, was tried and gained 10-20%, within the noise. The
-         * cheap tests on the handle come first, and an array is compared without asking whether
-         * it is Tracked: an instanceof of an interface on an array walks its secondary supers.
+         * at a time, so that they overlap, was tried and gained 10-20%, within the noise. An
+         * array is compared without asking whether it is Tracked: an instanceof of an interface
+         * on an array walks its secondary supers. The live containers are listed on the way, for
+         * the next transaction to pin without a pass of its own (ObjectTable#nextPins).
          */
         private void scanContainers() {
-            for (int i = 0, n = table.containerCount(); i < n; i++) {
+            int n = table.containerCount();
+            Object[] live = new Object[n + 16]; // what the next transaction pins (ObjectTable#nextPins)
+            int count = 0;
+            for (int i = 0; i < n; i++) {
                 ContainerHandle h = table.containerAt(i);
-                if (h.snapshot == null) {
+                Object c = h.get();
+                if (c == null) {
                     continue;
                 }
-                Object c = h.get();
-                if (c == null || (h.descriptor.kind == Kind.ARRAY ? h.sameContents(c) : untouched(c))) {
+                live[count++] = c;
+                if (h.snapshot == null || (h.descriptor.kind == Kind.ARRAY ? h.sameContents(c) : untouched(c))) {
                     continue;
                 }
                 enqueue(c, PathNode.root(c.getClass(), h.id()));
             }
+            table.nextPins(live, count);
         }
 
         /** Enqueues an object the walk starts from, labelled by its name if it has one. */
@@ -1391,6 +1400,12 @@ public final class Kernel implements PersistentStore {
             Object o = Kernel.this.object(ownerId); // resident, or read back now
             if (o instanceof Persistent p) {
                 Handle oh = (Handle) p.$perpetua$handle();
+                if (oh.lazy != null) {
+                    // Read back after it was collected, the owner holds its array fields'
+                    // markers, and its encoding would copy their stored bytes: decoded, each
+                    // field takes the resident container, the one that changed.
+                    decodeLazyFields(oh, p, -1);
+                }
                 if (p.$perpetua$state() == ObjectState.CLEAN) {
                     p.$perpetua$state(ObjectState.DIRTY);
                 }

@@ -1,11 +1,13 @@
 package io.perpetua.kernel;
 
 import io.perpetua.PersistentStore;
+import io.perpetua.testmodel.Holder;
 import io.perpetua.testmodel.Node;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,6 +15,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 /**
@@ -205,5 +208,120 @@ class InPlaceChangesTest {
             List<?> self = (List<?>) store.fetch("self");
             assertSame(self, self.get(0));
         }
+    }
+
+    /**
+     * The program changes a list in place and drops it, and the object it reached it through,
+     * before the commit (the quick start's pattern: the block's locals are gone when
+     * {@code inTransaction} commits). Nothing marks a list dirty as a write marks an object, so
+     * were the list held weakly, the collector could take the change before the commit saw it.
+     */
+    @Test
+    void aListChangedInPlaceIsSavedThoughTheProgramDroppedItBeforeTheCommit() throws InterruptedException {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node shop = new Node("shop");
+                shop.children(new ArrayList<>());
+                store.persist(shop, "shop");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.beginTransaction();
+            WeakReference<Node> shop = addAnOrder(store);
+            collect(shop);
+            store.commitTransaction();
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            List<Node> orders = store.fetch("shop", Node.class).children();
+            assertEquals(1, orders.size());
+            assertEquals("order", orders.get(0).name());
+        }
+    }
+
+    /** Changes the shop's list and keeps nothing: only the returned weak reference to the shop. */
+    private static WeakReference<Node> addAnOrder(PersistentStore store) {
+        Node shop = store.fetch("shop", Node.class);
+        shop.children().add(new Node("order"));
+        return new WeakReference<>(shop);
+    }
+
+    /**
+     * An array field decoded when first read, changed in place, and its owner collected before
+     * the commit: the commit reads the owner back to write the array, which its record holds,
+     * and must write the resident array, not the stored bytes of the field the owner read back
+     * has not decoded. An abort after that commit has nothing to undo.
+     */
+    @Test
+    void anArrayChangedInPlaceIsSavedThoughItsOwnerWasCollectedBeforeTheCommit() throws InterruptedException {
+        String uri = storeWithAHolder();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.beginTransaction();
+            WeakReference<Holder> holder = changeTheArrays(store);
+            collect(holder);
+            store.commitTransaction();
+            store.beginTransaction();
+            store.abortTransaction();
+            Holder h = store.fetch("h", Holder.class);
+            assertEquals("c", h.nodes()[1].name(), "an abort after the commit keeps what it wrote");
+            assertArrayEquals(new int[] {1, 20}, h.numbers());
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Holder h = store.fetch("h", Holder.class);
+            assertEquals("c", h.nodes()[1].name());
+            assertArrayEquals(new int[] {1, 20}, h.numbers());
+        }
+    }
+
+    /**
+     * A transaction that begins right after a commit pins what that commit's scan listed, and
+     * what was read after it: here the arrays read between the two transactions.
+     */
+    @Test
+    void anArrayReadBetweenTwoTransactionsIsHeldByTheSecond() throws InterruptedException {
+        String uri = storeWithAHolder();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> store.persist(new Node("other"), "other"));
+            Holder h = store.fetch("h", Holder.class);
+            assertEquals(2, h.nodes().length, "read outside a transaction");
+            assertEquals(2, h.numbers().length, "read outside a transaction");
+            store.beginTransaction();
+            WeakReference<Holder> holder = changeTheArrays(store);
+            assertSame(h, holder.get(), "the same resident holder, its arrays read before the transaction");
+            h = null;
+            collect(holder);
+            store.commitTransaction();
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Holder h = store.fetch("h", Holder.class);
+            assertEquals("c", h.nodes()[1].name());
+            assertArrayEquals(new int[] {1, 20}, h.numbers());
+        }
+    }
+
+    /** @return a new store whose name "h" is a holder of nodes a and b and numbers 1 and 2 */
+    private static String storeWithAHolder() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> store.persist(
+                    new Holder("h", new Node[] {new Node("a", 1), new Node("b", 2)}, new int[] {1, 2}, null), "h"));
+        }
+        return uri;
+    }
+
+    private static WeakReference<Holder> changeTheArrays(PersistentStore store) {
+        Holder h = store.fetch("h", Holder.class);
+        h.nodes()[1] = new Node("c", 3);
+        h.numbers()[1] = 20;
+        return new WeakReference<>(h);
+    }
+
+    /** Runs the collector until the object is gone; fails rather than let a test pass without it. */
+    private static void collect(WeakReference<?> ref) throws InterruptedException {
+        for (int i = 0; i < 100 && ref.get() != null; i++) {
+            System.gc();
+            Thread.sleep(10);
+        }
+        assertNull(ref.get(), "the object was collected");
     }
 }
