@@ -75,6 +75,11 @@ public class Holder extends Base {
         return leaves;
     }
 
+    public void leaves(Leaf[] leaves) {
+        writeCheck();
+        this.leaves = leaves;
+    }
+
     public int[] numbers() {
         readCheck();
         if (numbers == $perpetua$lazy$numbers) {
@@ -83,12 +88,22 @@ public class Holder extends Base {
         return numbers;
     }
 
+    public void numbers(int[] numbers) {
+        writeCheck();
+        this.numbers = numbers;
+    }
+
     public String[] labels() {
         readCheck();
         if (labels == $perpetua$lazy$labels) {
             Residency.materialize(this, $perpetua$lazy$labels);
         }
         return labels;
+    }
+
+    public void labels(String[] labels) {
+        writeCheck();
+        this.labels = labels;
     }
 
     /** @return the field as it is, without any check: what reflection would see */
