@@ -113,10 +113,7 @@ class AbortTest {
             WeakReference<Node> replaced = new WeakReference<>(array[1]);
             store.beginTransaction();
             array[1] = new Node("stranger");
-            for (int i = 0; i < 100 && replaced.get() != null; i++) {
-                System.gc();
-                Thread.sleep(10);
-            }
+            TestStores.awaitCollected(replaced);
             assertNull(replaced.get(), "nothing holds the replaced element any more");
             store.abortTransaction();
 

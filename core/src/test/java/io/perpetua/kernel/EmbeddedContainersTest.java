@@ -90,10 +90,7 @@ class EmbeddedContainersTest {
             List<Node> kids = root.next().children();
             WeakReference<Node> owner = new WeakReference<>(root.next());
             root = null; // the program keeps the list, not its owner
-            for (int i = 0; i < 100 && owner.get() != null; i++) {
-                System.gc();
-                Thread.sleep(10);
-            }
+            TestStores.awaitCollected(owner);
             assertNull(owner.get(), "the owner went");
             store.inTransaction(() -> kids.add(new Node("y")));
         }

@@ -84,10 +84,7 @@ class FaultInTest {
             long resident = store.statistics().residentObjects();
             assertEquals(2000, resident);
             head = null; // the program keeps nothing; the store must not keep it either
-            for (int i = 0; i < 100 && probe.get() != null; i++) {
-                System.gc();
-                Thread.sleep(10);
-            }
+            TestStores.awaitCollected(probe);
             assertNull(probe.get(), "a clean persistent object is held weakly");
             assertTrue(store.statistics().residentObjects() < resident, "and its table entry goes");
             assertEquals("n0", store.fetch("chain", Node.class).name(), "it can be read again");
@@ -123,10 +120,7 @@ class FaultInTest {
             WeakReference<Node[]> probe = new WeakReference<>(array);
             root = null;
             array = null;
-            for (int i = 0; i < 100 && (probe.get() != null || owner.get() != null); i++) {
-                System.gc();
-                Thread.sleep(10);
-            }
+            TestStores.awaitCollected(probe, owner);
             assertNull(owner.get(), "a clean object whose array reaches back to it is held weakly");
             assertNull(probe.get(), "and so is its array");
             assertEquals("child" + (length - 1),

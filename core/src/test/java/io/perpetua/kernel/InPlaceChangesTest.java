@@ -318,10 +318,7 @@ class InPlaceChangesTest {
 
     /** Runs the collector until the object is gone; fails rather than let a test pass without it. */
     private static void collect(WeakReference<?> ref) throws InterruptedException {
-        for (int i = 0; i < 100 && ref.get() != null; i++) {
-            System.gc();
-            Thread.sleep(10);
-        }
+        TestStores.awaitCollected(ref);
         assertNull(ref.get(), "the object was collected");
     }
 }
