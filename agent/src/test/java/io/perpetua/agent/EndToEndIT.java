@@ -1,5 +1,6 @@
 package io.perpetua.agent;
 
+import io.perpetua.agent.ForkedJvm.Run;
 import io.perpetua.agent.transform.PerpetuaTransformer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -14,7 +15,6 @@ import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.Attributes;
@@ -22,6 +22,12 @@ import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 import java.util.stream.Stream;
 
+import static io.perpetua.agent.ForkedJvm.AGENT;
+import static io.perpetua.agent.ForkedJvm.JDK17;
+import static io.perpetua.agent.ForkedJvm.NEWEST;
+import static io.perpetua.agent.ForkedJvm.agent;
+import static io.perpetua.agent.ForkedJvm.jarOnTestClassPath;
+import static io.perpetua.agent.ForkedJvm.testClasses;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,65 +41,17 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * with perpetua-core only inside the agent jar and also on the application's class path.
  */
 class EndToEndIT {
-    private static final Path AGENT = Path.of(System.getProperty("perpetua.agentJar", "target/perpetua-agent.jar"));
-    private static final Path JDK17 = Path.of(System.getProperty("java.home"));
-    private static final Path NEWEST = Path.of(System.getProperty("perpetua.newestJdk",
-            "/usr/lib/jvm/temurin-25-jdk-amd64"));
-
-    private record Run(int exit, String out, String err) {
-        @Override
-        public String toString() {
-            return "exit " + exit + "\n--- stdout\n" + out + "\n--- stderr\n" + err;
-        }
-    }
-
-    private static String jarOnTestClassPath(String fragment) {
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            if (entry.contains(fragment)) {
-                return entry;
-            }
-        }
-        throw new AssertionError("no " + fragment + " on the test class path");
-    }
-
-    private static String testClasses() throws Exception {
-        return Path.of(EndToEndIT.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
-    }
-
     private static String appClassPath(boolean coreToo) throws Exception {
         List<String> cp = new ArrayList<>(List.of(testClasses(), jarOnTestClassPath("perpetua-store-file"),
                 jarOnTestClassPath("commons-lang-2.6")));
         if (coreToo) {
-            cp.add(0, jarOnTestClassPath("perpetua-core"));
+            cp.add(0, jarOnTestClassPath("perpetua-core-"));
         }
         return String.join(File.pathSeparator, cp);
     }
 
     private static Run java(Path jdk, List<String> jvmArgs, String classPath, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(jdk.resolve("bin/java").toString());
-        cmd.add("-Xshare:auto");
-        cmd.addAll(jvmArgs);
-        cmd.add("-cp");
-        cmd.add(classPath);
-        cmd.addAll(Arrays.asList(args));
-        Path out = Files.createTempFile("e2e", ".out");
-        Path err = Files.createTempFile("e2e", ".err");
-        try {
-            Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            if (!p.waitFor(180, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new AssertionError("timed out: " + cmd);
-            }
-            return new Run(p.exitValue(), Files.readString(out), Files.readString(err));
-        } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
-        }
-    }
-
-    private static String agent(String options) {
-        return "-javaagent:" + AGENT + (options.isEmpty() ? "" : "=" + options);
+        return ForkedJvm.java(jdk, jvmArgs, classPath, 180, args);
     }
 
     static Stream<Arguments> jdksAndClassPaths() {
@@ -111,48 +69,48 @@ class EndToEndIT {
         String store = "file:" + dir.resolve("store");
 
         Run build = java(jdk, List.of(agent("failFast")), cp, "e2eapp.App", "build", store);
-        assertEquals(0, build.exit, build::toString);
-        assertTrue(build.out.startsWith("rewritten=true\n"), build::toString);
-        assertFalse(build.err.contains("FAILED"), build::toString);
-        String before = build.out.substring("rewritten=true\n".length());
+        assertEquals(0, build.exit(), build::toString);
+        assertTrue(build.out().startsWith("rewritten=true\n"), build::toString);
+        assertFalse(build.err().contains("FAILED"), build::toString);
+        String before = build.out().substring("rewritten=true\n".length());
 
         Run touch = java(jdk, List.of(agent("failFast")), cp, "e2eapp.App", "touch", store);
-        assertEquals(0, touch.exit, touch::toString);
-        assertTrue(touch.out.contains("fetchType=e2eapp.Company\n"), touch::toString);
+        assertEquals(0, touch.exit(), touch::toString);
+        assertTrue(touch.out().contains("fetchType=e2eapp.Company\n"), touch::toString);
         // 124 objects, 33 records: the company's depts array and each dept's staff array are
         // embedded in the record of the one object that refers to them, and the employees
         // first reached through a staff array are satellites stored in their dept's record, 8
         // at most (a dept's head, reached first through its own field, has a record of its own).
-        assertTrue(touch.out.contains("objects=33\n"), touch::toString);
+        assertTrue(touch.out().contains("objects=33\n"), touch::toString);
         // Read: the company (with its depts array), dept3 (with its staff array and the
         // employee), the counter; not one of the other 30 records.
-        long read = value(touch.out, "readByFetch") + value(touch.out, "readByTouch");
+        long read = value(touch.out(), "readByFetch") + value(touch.out(), "readByTouch");
         assertEquals(3, read, touch::toString);
-        assertTrue(touch.out.contains("changed=dept3-e2 salary=1520 manager=dept3-e0"), touch::toString);
+        assertTrue(touch.out().contains("changed=dept3-e2 salary=1520 manager=dept3-e0"), touch::toString);
 
         // an aborted change is not what the program reads next (rewritten getters read the
         // value first: an object made hollow by abort must have its fields cleared)
         Run abort = java(jdk, List.of(agent("failFast")), cp, "e2eapp.App", "abort", store);
-        assertEquals(0, abort.exit, abort::toString);
-        assertTrue(abort.out.contains("afterAbort=salary 1520 budget 1000 dept3-e2 salary=1520 manager=dept3-e0\n"),
+        assertEquals(0, abort.exit(), abort::toString);
+        assertTrue(abort.out().contains("afterAbort=salary 1520 budget 1000 dept3-e2 salary=1520 manager=dept3-e0\n"),
                 abort::toString);
-        assertTrue(abort.out.contains("staffOfDept5=dept5-e0,dept5-e1,"), abort::toString);
+        assertTrue(abort.out().contains("staffOfDept5=dept5-e0,dept5-e1,"), abort::toString);
 
         Run dump = java(jdk, List.of(agent("failFast")), cp, "e2eapp.App", "dump", store);
-        assertEquals(0, dump.exit, dump::toString);
+        assertEquals(0, dump.exit(), dump::toString);
         String expected = before
                 .replace("company acme counter=0", "company acme counter=1")
                 .replace("dept3-e2 salary=1020", "dept3-e2 salary=1520");
         assertFalse(expected.equals(before));
-        assertEquals(expected, dump.out);
+        assertEquals(expected, dump.out());
 
         // preload: every record read once (satellites with their home), and nothing left to read
         Run preload = java(jdk, List.of(agent("failFast")), cp, "e2eapp.App", "preload", store);
-        assertEquals(0, preload.exit, preload::toString);
-        assertEquals(33, value(preload.out, "readByPreload"), preload::toString);
-        assertEquals(0, value(preload.out, "readByDump"), preload::toString);
-        assertEquals(0, value(preload.out, "readBySecondPreload"), preload::toString);
-        assertTrue(preload.out.endsWith(expected), preload::toString);
+        assertEquals(0, preload.exit(), preload::toString);
+        assertEquals(33, value(preload.out(), "readByPreload"), preload::toString);
+        assertEquals(0, value(preload.out(), "readByDump"), preload::toString);
+        assertEquals(0, value(preload.out(), "readBySecondPreload"), preload::toString);
+        assertTrue(preload.out().endsWith(expected), preload::toString);
     }
 
     private static long value(String out, String key) {
@@ -171,7 +129,7 @@ class EndToEndIT {
         String store = "file:" + dir.resolve("store");
         Path dump = dir.resolve("dump");
         Run build = java(JDK17, List.of(agent("dump=" + dump)), cp, "e2eapp.App", "build", store);
-        assertEquals(0, build.exit, build::toString);
+        assertEquals(0, build.exit(), build::toString);
         assertTrue(Files.exists(dump.resolve("e2eapp/Company.class")), "dumped");
 
         Path src = dir.resolve("src/typed/Typed.java");
@@ -195,11 +153,11 @@ class EndToEndIT {
                 """);
         Path classes = dir.resolve("classes");
         Run javac = javac(JDK17, "17", dump + File.pathSeparator + AGENT, classes, src);
-        assertEquals(0, javac.exit, javac::toString);
+        assertEquals(0, javac.exit(), javac::toString);
         Run typed = java(JDK17, List.of(agent("failFast")), classes + File.pathSeparator + cp, "typed.Typed", store);
-        assertEquals(0, typed.exit, typed::toString);
-        assertTrue(typed.out.contains("names=[acme, again]") || typed.out.contains("names=[again, acme]"), typed::toString);
-        assertTrue(typed.out.contains("same=true"), typed::toString);
+        assertEquals(0, typed.exit(), typed::toString);
+        assertTrue(typed.out().contains("names=[acme, again]") || typed.out().contains("names=[again, acme]"), typed::toString);
+        assertTrue(typed.out().contains("same=true"), typed::toString);
     }
 
     private static Run javac(Path jdk, String release, String classPath, Path out, Path... sources) throws Exception {
@@ -249,22 +207,22 @@ class EndToEndIT {
         Path classes = dir.resolve("classes");
         String release = newestRelease();
         Run javac = javac(NEWEST, release, AGENT.toString(), classes, src);
-        assertEquals(0, javac.exit, javac::toString);
+        assertEquals(0, javac.exit(), javac::toString);
         byte[] bytes = Files.readAllBytes(classes.resolve("latest/Latest.class"));
         assertEquals(Integer.parseInt(release) + 44, ((bytes[6] & 0xff) << 8) | (bytes[7] & 0xff));
         String cp = classes + File.pathSeparator + jarOnTestClassPath("perpetua-store-file");
         String store = "file:" + dir.resolve("store");
         Run build = java(NEWEST, List.of(agent("failFast,verbose")), cp, "latest.Latest", "build", store);
-        assertEquals(0, build.exit, build::toString);
-        assertTrue(build.err.contains("rewritten latest.Latest: persistent-capable"), build::toString);
+        assertEquals(0, build.exit(), build::toString);
+        assertTrue(build.err().contains("rewritten latest.Latest: persistent-capable"), build::toString);
         Run read = java(NEWEST, List.of(agent("failFast")), cp, "latest.Latest", "read", store);
-        assertEquals(0, read.exit, read::toString);
-        assertEquals("w25/26\n", read.out);
+        assertEquals(0, read.exit(), read::toString);
+        assertEquals("w25/26\n", read.out());
     }
 
     private static String newestRelease() throws Exception {
         Run v = java(NEWEST, List.of(), ".", "-version");
-        String text = v.err;
+        String text = v.err();
         int q = text.indexOf('"');
         String version = text.substring(q + 1, text.indexOf('"', q + 1));
         return version.split("[.\\-+]")[0];
@@ -282,11 +240,11 @@ class EndToEndIT {
         }
         Run run = java(JDK17, List.of("-javaagent:" + earlyJar, agent("")), appClassPath(false),
                 "e2eapp.early.EarlyMain", "file:" + dir.resolve("store"));
-        assertEquals(0, run.exit, run::toString);
-        assertTrue(run.err.contains("[perpetua] WARNING e2eapp.early.Early: was loaded before the Perpetua agent started"),
+        assertEquals(0, run.exit(), run::toString);
+        assertTrue(run.err().contains("[perpetua] WARNING e2eapp.early.Early: was loaded before the Perpetua agent started"),
                 run::toString);
-        assertTrue(run.out.startsWith("refused: "), run::toString);
-        assertTrue(run.out.contains("e2eapp.early.Early") && run.out.contains("not rewritten"), run::toString);
+        assertTrue(run.out().startsWith("refused: "), run::toString);
+        assertTrue(run.out().contains("e2eapp.early.Early") && run.out().contains("not rewritten"), run::toString);
     }
 
     /** A class that cannot be rewritten is reported; with failFast the program stops before main. */
@@ -296,15 +254,15 @@ class EndToEndIT {
         Files.createDirectories(classes.resolve("big"));
         Files.write(classes.resolve("big/TooBig.class"), tooBigClass());
         Run lenient = java(JDK17, List.of(agent("")), classes.toString(), "big.TooBig");
-        assertEquals(0, lenient.exit, lenient::toString);
-        assertEquals("main ran\n", lenient.out);
-        assertTrue(lenient.err.contains("[perpetua] FAILED big.TooBig"), lenient::toString);
-        assertTrue(lenient.err.contains("MethodTooLargeException"), lenient::toString);
+        assertEquals(0, lenient.exit(), lenient::toString);
+        assertEquals("main ran\n", lenient.out());
+        assertTrue(lenient.err().contains("[perpetua] FAILED big.TooBig"), lenient::toString);
+        assertTrue(lenient.err().contains("MethodTooLargeException"), lenient::toString);
 
         Run strict = java(JDK17, List.of(agent("failFast")), classes.toString(), "big.TooBig");
-        assertEquals(PerpetuaTransformer.FAIL_FAST_EXIT_STATUS, strict.exit, strict::toString);
-        assertEquals("", strict.out);
-        assertTrue(strict.err.contains("[perpetua] FAILED big.TooBig"), strict::toString);
+        assertEquals(PerpetuaTransformer.FAIL_FAST_EXIT_STATUS, strict.exit(), strict::toString);
+        assertEquals("", strict.out());
+        assertTrue(strict.err().contains("[perpetua] FAILED big.TooBig"), strict::toString);
     }
 
     /** A class with main and an instance method that the residency check pushes over 64 KB. */
