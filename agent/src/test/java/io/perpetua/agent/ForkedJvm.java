@@ -13,10 +13,10 @@ import java.util.concurrent.TimeUnit;
  * shaded jar, built in the package phase), and the jars of the test class path that an
  * application's class path is made of.
  */
-final class ForkedJvm {
-    static final Path AGENT = Path.of(System.getProperty("perpetua.agentJar", "target/perpetua-agent.jar"));
-    static final Path JDK17 = Path.of(System.getProperty("java.home"));
-    static final Path NEWEST = Path.of(System.getProperty("perpetua.newestJdk", "/usr/lib/jvm/temurin-25-jdk-amd64"));
+public final class ForkedJvm {
+    public static final Path AGENT = Path.of(System.getProperty("perpetua.agentJar", "target/perpetua-agent.jar"));
+    public static final Path JDK17 = Path.of(System.getProperty("java.home"));
+    public static final Path NEWEST = Path.of(System.getProperty("perpetua.newestJdk", "/usr/lib/jvm/temurin-25-jdk-amd64"));
 
     private ForkedJvm() {
     }
@@ -30,7 +30,7 @@ final class ForkedJvm {
     }
 
     /** @return the jar of the test class path whose name starts with {@code prefix} (not a test-jar) */
-    static String jarOnTestClassPath(String prefix) {
+    public static String jarOnTestClassPath(String prefix) {
         return onTestClassPath(prefix, false);
     }
 
@@ -55,7 +55,7 @@ final class ForkedJvm {
     }
 
     /** @return the option that starts the real agent, with its options if any */
-    static String agent(String options) {
+    public static String agent(String options) {
         return "-javaagent:" + AGENT + (options.isEmpty() ? "" : "=" + options);
     }
 

@@ -11,6 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static io.perpetua.agent.ForkedJvm.AGENT;
+import static io.perpetua.agent.ForkedJvm.JDK17;
+import static io.perpetua.agent.ForkedJvm.agent;
+import static io.perpetua.agent.ForkedJvm.jarOnTestClassPath;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,9 +29,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * run seeing the previous one's commit. Also the exit statuses of the real {@code main}.
  */
 class RewriteCommandIT {
-    private static final Path AGENT = Path.of(System.getProperty("perpetua.agentJar", "target/perpetua-agent.jar"));
-    private static final Path JAVA_HOME = Path.of(System.getProperty("java.home"));
-
     @TempDir
     Path dir;
 
@@ -49,23 +50,14 @@ class RewriteCommandIT {
     }
 
     private static Run java(String... args) throws Exception {
-        List<String> command = new ArrayList<>(List.of(JAVA_HOME.resolve("bin/java").toString(), "-Xshare:auto"));
+        List<String> command = new ArrayList<>(List.of(JDK17.resolve("bin/java").toString(), "-Xshare:auto"));
         command.addAll(List.of(args));
         return exec(command);
     }
 
     private static Run javac(String classPath, Path out, Path source) throws Exception {
-        return exec(List.of(JAVA_HOME.resolve("bin/javac").toString(), "--release", "17", "-cp", classPath,
+        return exec(List.of(JDK17.resolve("bin/javac").toString(), "--release", "17", "-cp", classPath,
                 "-d", out.toString(), source.toString()));
-    }
-
-    private static String jarOnTestClassPath(String fragment) {
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            if (Path.of(entry).getFileName().toString().startsWith(fragment)) {
-                return entry;
-            }
-        }
-        throw new AssertionError("no " + fragment + " on the test class path");
     }
 
     private Path source(String name, String text) throws Exception {
@@ -78,7 +70,7 @@ class RewriteCommandIT {
     @Test
     void rewrittenAtBuildTimeTheProgramRunsWithAndWithoutTheAgent() throws Exception {
         assertTrue(Files.isRegularFile(AGENT), "the shaded agent jar: " + AGENT);
-        String core = jarOnTestClassPath("perpetua-core");
+        String core = jarOnTestClassPath("perpetua-core-");
         String fileStore = jarOnTestClassPath("perpetua-store-file");
         Path classes = dir.resolve("classes");
         Path account = source("Account", """
@@ -139,7 +131,7 @@ class RewriteCommandIT {
         assertEquals(0, withoutAgent.exit, withoutAgent::toString);
         assertEquals("balance=110 agent=null\n", withoutAgent.out);
 
-        Run withAgent = java("-javaagent:" + AGENT + "=verbose,failFast",
+        Run withAgent = java(agent("verbose,failFast"),
                 "-cp", classes + File.pathSeparator + fileStore, "bank.Main", store, "20");
         assertEquals(0, withAgent.exit, withAgent::toString);
         assertTrue(withAgent.out.contains("[perpetua] skipped bank.Account: already rewritten"), withAgent::toString);
