@@ -186,6 +186,20 @@ final class Containers {
         return null;
     }
 
+    /**
+     * Mutable containers that place an element by its position alone: adding one runs none of
+     * its methods. Every other mutable collection or map hashes, compares or tests equality
+     * (HashSet, TreeMap, CopyOnWriteArraySet...), which runs the element's own code.
+     */
+    private static final Set<Class<?>> POSITIONAL = Set.of(ArrayList.class, LinkedList.class, ArrayDeque.class,
+            Vector.class, Stack.class, CopyOnWriteArrayList.class, ConcurrentLinkedQueue.class,
+            ConcurrentLinkedDeque.class, IdentityHashMap.class);
+
+    /** @return true if adding to a container of this stored class calls the elements' (or keys') own methods */
+    static boolean addingRunsElementCode(Class<?> stored) {
+        return !POSITIONAL.contains(stored);
+    }
+
     static boolean sorted(Class<?> c) {
         return SORTED_COLLECTIONS.containsKey(c) || SORTED_MAPS.containsKey(c);
     }

@@ -54,6 +54,11 @@ final class GarbageCollector {
             public Object embedded(long id, RecordDecoder decoder) {
                 throw new IllegalStateException("a reference reached the value decoder");
             }
+
+            @Override
+            public void fillLater(Object container, Object[] contents) {
+                throw new IllegalStateException("a container reached the value decoder");
+            }
         }, null);
     }
 

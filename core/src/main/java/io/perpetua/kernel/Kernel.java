@@ -25,6 +25,7 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.Deque;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
@@ -73,6 +74,18 @@ public final class Kernel implements PersistentStore {
     private Handle filling;
     /** True during {@link #preload}: a fill decodes array fields at once rather than leave them lazy. */
     private boolean preloading;
+    /**
+     * The fills in progress, innermost last: ids, and the records they read. A satellite
+     * touched while its home is being filled is filled from this record; an object touched
+     * while it is itself being filled is an error, not an endless recursion.
+     */
+    private long[] fillIds = new long[8];
+    private byte[][] fillRecords = new byte[8][];
+    private int fills;
+    /** How many fills and container reads are in progress: the outermost one fills {@link #unfilled}. */
+    private int decodeDepth;
+    /** Hashed and sorted containers read but not yet filled, with their contents (RecordDecoder.Resolve#fillLater). */
+    private final ArrayDeque<Object[]> unfilled = new ArrayDeque<>();
     private boolean transaction;
     private boolean closed;
     private long nextId;
@@ -320,7 +333,15 @@ public final class Kernel implements PersistentStore {
         }
         ByteIn in = new ByteIn(h.snapshot);
         ClassDescriptor d = classes.byId(in.readVarInt(), location, h.id());
-        Object copy = new RecordDecoder(classes, resolve, strings).reset(in, location, h.id()).container(d, x -> { });
+        Object copy;
+        decodeDepth++;
+        boolean done = false;
+        try {
+            copy = new RecordDecoder(classes, resolve, strings).reset(in, location, h.id()).container(d, x -> { });
+            done = true;
+        } finally {
+            endDecode(done); // fills the copy, if it hashes or sorts
+        }
         RecordDecoder.restoreInto(c, copy);
         untouch(c);
         h.rememberContents(c);
@@ -743,6 +764,9 @@ public final class Kernel implements PersistentStore {
         long homeId = Satellites.home(id);
         byte[] record = recentHomes.get(homeId);
         if (record == null) {
+            record = recordBeingFilled(homeId); // touched while its home is read: the hashCode of a set's element, say
+        }
+        if (record == null) {
             record = read(homeId);
             Object resident = table.object(homeId);
             Persistent home;
@@ -841,6 +865,8 @@ public final class Kernel implements PersistentStore {
         int last = only < 0 ? lazy.at.length - 1 : only;
         Handle outer = filling;
         filling = h; // the owner of the containers embedded in this record
+        decodeDepth++;
+        boolean done = false;
         try {
             RecordDecoder decoder = new RecordDecoder(classes, resolve, strings);
             boolean decoded = false;
@@ -853,10 +879,12 @@ public final class Kernel implements PersistentStore {
             if (decoded) {
                 p.$perpetua$read(values.replay());
             }
+            done = true;
         } catch (ByteIn.MalformedRecord | ClassCastException e) {
             throw fieldsFailed(p, id, e);
         } finally {
             filling = outer;
+            endDecode(done);
         }
         for (int k = first; k <= last; k++) {
             lazy.at[k] = 0; // only now: a failed decode leaves the markers to be decoded again
@@ -890,8 +918,11 @@ public final class Kernel implements PersistentStore {
      */
     private void fill(Persistent p, long id, byte[] record, int from, int to) {
         Handle h = (Handle) p.$perpetua$handle();
+        startFill(p, id, from == 0 && to == record.length ? record : null);
         Handle outer = filling;
         filling = h;
+        decodeDepth++;
+        boolean done = false;
         try {
             ByteIn in = new ByteIn(record, from, to);
             ClassDescriptor stored = classes.byId(in.readVarInt(), location, id);
@@ -922,11 +953,93 @@ public final class Kernel implements PersistentStore {
             }
             VarHandle.releaseFence(); // the fields are written before the state says so
             p.$perpetua$state(ObjectState.CLEAN);
+            done = true;
         } catch (ByteIn.MalformedRecord | ClassCastException e) {
             throw fieldsFailed(p, id, e);
         } finally {
             filling = outer;
+            fills--;
+            fillRecords[fills] = null;
+            endDecode(done);
         }
+    }
+
+    /** Enters a fill of object {@code id}, refusing one already in progress (which would recurse without end). */
+    private void startFill(Persistent p, long id, byte[] record) {
+        for (int i = 0; i < fills; i++) {
+            if (fillIds[i] == id) {
+                throw new PersistentStoreException(where(id) + " (" + p.getClass().getName() + ") was touched while"
+                        + " it was being read from the store: code that reading it runs (the hashCode, equals or"
+                        + " compareTo of an element of an immutable set or map, or a record's constructor)"
+                        + " reads the object itself");
+            }
+        }
+        if (fills == fillIds.length) {
+            fillIds = Arrays.copyOf(fillIds, fills * 2);
+            fillRecords = Arrays.copyOf(fillRecords, fills * 2);
+        }
+        fillIds[fills] = id;
+        fillRecords[fills++] = record;
+    }
+
+    /** @return the whole record of an object being filled now, or null */
+    private byte[] recordBeingFilled(long id) {
+        for (int i = fills - 1; i >= 0; i--) {
+            if (fillIds[i] == id) {
+                return fillRecords[i];
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Leaves a fill or a container read; the outermost one then fills the hashed and sorted
+     * containers read meanwhile, now that the objects they hold are complete. Each fill that
+     * adding runs (an element's hashCode reading a hollow object) fills its own in turn.
+     *
+     * @param done false if the read is failing: its own exception is then the one reported
+     */
+    private void endDecode(boolean done) {
+        if (--decodeDepth > 0 || unfilled.isEmpty()) {
+            return;
+        }
+        RuntimeException first = null;
+        for (Object[] next; (next = unfilled.poll()) != null; ) {
+            try {
+                addAll(next[0], (Object[]) next[1]);
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e; // the other containers are still filled: none is left empty for a commit to store
+                }
+            }
+        }
+        if (first != null && done) {
+            throw first;
+        }
+    }
+
+    /** Adds what a hashed or sorted container read from the store holds; it is then untouched, as read. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void addAll(Object container, Object[] contents) {
+        try {
+            if (container instanceof Map m) {
+                for (int i = 0; i < contents.length; i += 2) {
+                    m.put(contents[i], contents[i + 1]);
+                }
+            } else {
+                Collection c = (Collection) container;
+                for (Object e : contents) {
+                    c.add(e);
+                }
+            }
+        } catch (PersistentStoreException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new PersistentStoreException(location + ": a " + Containers.storedClass(container).getName()
+                    + " read from the store could not be filled: adding an element runs the element's own code"
+                    + " (hashCode, equals or compareTo), which threw " + e, e);
+        }
+        untouch(container);
     }
 
     /** @return the error for a record whose fields cannot be read into the object: corrupt, or no longer fitting */
@@ -971,6 +1084,8 @@ public final class Kernel implements PersistentStore {
             throw new PersistentStoreException(where(id) + ": a cycle runs through an immutable collection,"
                     + " which cannot be rebuilt with its identity");
         }
+        decodeDepth++;
+        boolean done = false;
         try {
             ByteIn in = new ByteIn(record);
             ClassDescriptor d = classes.byId(in.readVarInt(), location, id);
@@ -987,11 +1102,13 @@ public final class Kernel implements PersistentStore {
             h.snapshot = snapshot(h, record);
             untouch(c); // filling it touched it
             h.rememberContents(c);
+            done = true;
             return c;
         } catch (ByteIn.MalformedRecord m) {
             throw new CorruptStoreException(where(id), m.getMessage(), null);
         } finally {
             decoding.remove(id);
+            endDecode(done);
         }
     }
 
@@ -1022,7 +1139,9 @@ public final class Kernel implements PersistentStore {
             }
             Object resident = table.object(id);
             if (resident != null) {
-                decoder.container(d, x -> { }); // read past the bytes: the resident container wins
+                Object[] dropped = new Object[1];
+                decoder.container(d, x -> dropped[0] = x); // read past the bytes: the resident container wins
+                unfilled.removeIf(later -> later[0] == dropped[0]);
                 if (table.get(id) instanceof ContainerHandle rh && rh.embedded && rh.ownerId == filling.id()) {
                     filling.embed(rh); // its owner was collected and is read again, say
                 }
@@ -1038,6 +1157,15 @@ public final class Kernel implements PersistentStore {
             untouch(c);
             h.rememberContents(c);
             return c;
+        }
+
+        @Override
+        public void fillLater(Object container, Object[] contents) {
+            if (decodeDepth == 0) {
+                addAll(container, contents); // no read in progress to wait for
+            } else {
+                unfilled.add(new Object[] {container, contents});
+            }
         }
     }
 

@@ -65,6 +65,16 @@ final class RecordDecoder implements RecordReader {
          *         dropped), else a new one decoded from them
          */
         Object embedded(long id, RecordDecoder decoder);
+
+        /**
+         * Takes what a hashed or sorted collection or map read from the store holds, to be added
+         * once the objects being read are complete: adding runs the elements' hashCode, equals or
+         * compareTo, which may read fields of an object still being read (a hollow satellite of
+         * the record being decoded, or the object itself through a cycle).
+         *
+         * @param contents a collection's elements, or a map's keys and values, alternating
+         */
+        void fillLater(Object container, Object[] contents);
     }
 
     private final ClassRegistry classes;
@@ -480,8 +490,16 @@ final class RecordDecoder implements RecordReader {
                 }
                 register.accept(c);
                 int n = in.readCount();
-                for (int i = 0; i < n; i++) {
-                    c.add(value());
+                if (Containers.addingRunsElementCode(type)) {
+                    Object[] elements = new Object[n];
+                    for (int i = 0; i < n; i++) {
+                        elements[i] = value();
+                    }
+                    resolve.fillLater(c, elements);
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        c.add(value());
+                    }
                 }
                 return c;
             }
@@ -494,9 +512,17 @@ final class RecordDecoder implements RecordReader {
                 }
                 register.accept(m);
                 int n = in.readCount();
-                for (int i = 0; i < n; i++) {
-                    Object k = value();
-                    m.put(k, value());
+                if (Containers.addingRunsElementCode(type)) {
+                    Object[] entries = new Object[2 * n];
+                    for (int i = 0; i < entries.length; i++) {
+                        entries[i] = value();
+                    }
+                    resolve.fillLater(m, entries);
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        Object k = value();
+                        m.put(k, value());
+                    }
                 }
                 return m;
             }
