@@ -4,15 +4,23 @@ import io.perpetua.NotPersistableException;
 import io.perpetua.PersistentStore;
 
 import java.lang.reflect.Array;
+import java.time.DayOfWeek;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Deque;
+import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.LinkedList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -20,8 +28,8 @@ import java.util.function.Supplier;
 
 /**
  * A random program checked against a model. The program changes a graph of persistent objects
- * (fields, arrays, lists and maps, changed in place or replaced, shared, linked in cycles, made
- * unreachable) and commits, aborts, closes and reopens the store, lets the JVM collect what it
+ * (fields, arrays, lists, deques, sets and maps, changed in place or replaced, shared, linked in
+ * cycles, made unreachable) and commits, aborts, closes and reopens the store, lets the JVM collect what it
  * does not hold (inside a transaction and between two), preloads, copies the store and collects
  * its garbage, at random. Every change is made twice: to the persistent objects, as an
  * application would (through {@link Classes}), and to a plain-Java model of them. After every
@@ -134,8 +142,9 @@ public final class RandomProgram {
     }
 
     /**
-     * A list in the model: an {@code ArrayList}, a {@code LinkedList} or an immutable list
-     * ({@code List.copyOf}, never changed); a node's children hold nodes only.
+     * A list in the model: an {@code ArrayList}, a {@code LinkedList}, an immutable list
+     * ({@code List.copyOf}, never changed) or an {@code ArrayDeque} (no nulls; changed at its
+     * ends); a node's children hold nodes only, and are never a deque.
      */
     private static final class ShadowList {
         final Class<?> type;
@@ -150,22 +159,45 @@ public final class RandomProgram {
         boolean immutable() {
             return type == List.class;
         }
+
+        boolean deque() {
+            return type == ArrayDeque.class;
+        }
     }
 
-    /** A {@code HashMap} or a {@code TreeMap} with string keys in the model. */
-    private static final class ShadowMap {
-        final boolean sorted;
-        final Map<String, Object> entries = new TreeMap<>();
+    /**
+     * A set in the model, its elements in the order they were added: a {@code HashSet} (values and
+     * leaves, which the comparison pairs by their unique label), a {@code LinkedHashSet} (values,
+     * leaves and nodes, paired by position), a {@code TreeSet} of strings or an {@code EnumSet}.
+     * An element is in it by equality if it is a value, by identity otherwise, as in the real set.
+     */
+    private static final class ShadowSet {
+        final Class<?> type;
+        final List<Object> elements = new ArrayList<>();
 
-        ShadowMap(boolean sorted) {
-            this.sorted = sorted;
+        ShadowSet(Class<?> type) {
+            this.type = type;
+        }
+
+        boolean ordered() {
+            return type == LinkedHashSet.class;
+        }
+    }
+
+    /** A {@code HashMap} or a {@code TreeMap} with string keys, or an {@code EnumMap}, in the model. */
+    private static final class ShadowMap {
+        final Class<?> type;
+        final Map<Object, Object> entries = new TreeMap<>();
+
+        ShadowMap(Class<?> type) {
+            this.type = type;
         }
     }
 
     /** @return true if the model holds {@code shadow} as a value: null, a string, a box, an enum */
     private static boolean isValue(Object shadow) {
         return !(shadow instanceof Shadow || shadow instanceof ShadowArray || shadow instanceof ShadowList
-                || shadow instanceof ShadowMap);
+                || shadow instanceof ShadowSet || shadow instanceof ShadowMap);
     }
 
     /** The same thing seen twice: the persistent object (or value) and its model. */
@@ -336,6 +368,10 @@ public final class RandomProgram {
             log.add("set " + a.type.getSimpleName() + "[" + i + "]");
             Array.set(at.real, i, value.real);
             a.elements[i] = value.shadow;
+        } else if (at.shadow instanceof ShadowList l && l.deque()) {
+            @SuppressWarnings("unchecked")
+            Deque<Object> deque = (Deque<Object>) at.real;
+            mutateDeque(deque, l);
         } else if (at.shadow instanceof ShadowList l && !l.immutable()) {
             @SuppressWarnings("unchecked")
             List<Object> list = (List<Object>) at.real;
@@ -362,10 +398,14 @@ public final class RandomProgram {
                 list.clear();
                 l.elements.clear();
             }
+        } else if (at.shadow instanceof ShadowSet s) {
+            @SuppressWarnings("unchecked")
+            Set<Object> set = (Set<Object>) at.real;
+            mutateSet(set, s);
         } else if (at.shadow instanceof ShadowMap m) {
             @SuppressWarnings("unchecked")
-            Map<String, Object> map = (Map<String, Object>) at.real;
-            String key = "k" + random.nextInt(6);
+            Map<Object, Object> map = (Map<Object, Object>) at.real;
+            Object key = m.type == EnumMap.class ? day() : "k" + random.nextInt(6);
             if (random.nextInt(4) == 0) {
                 log.add("map remove " + key);
                 map.remove(key);
@@ -376,6 +416,59 @@ public final class RandomProgram {
                 map.put(key, value.real);
                 m.entries.put(key, value.shadow);
             }
+        }
+    }
+
+    private void mutateDeque(Deque<Object> deque, ShadowList l) {
+        int op = random.nextInt(10);
+        if (op < 5 || l.elements.isEmpty()) {
+            Pair value = nonNullAny();
+            if (random.nextBoolean()) {
+                log.add("deque addFirst");
+                deque.addFirst(value.real);
+                l.elements.add(0, value.shadow);
+            } else {
+                log.add("deque addLast");
+                deque.addLast(value.real);
+                l.elements.add(value.shadow);
+            }
+        } else if (op < 9) {
+            boolean first = random.nextBoolean();
+            log.add(first ? "deque pollFirst" : "deque pollLast");
+            checkSame(l.elements.remove(first ? 0 : l.elements.size() - 1), first ? deque.pollFirst() : deque.pollLast());
+        } else {
+            log.add("deque clear");
+            deque.clear();
+            l.elements.clear();
+        }
+    }
+
+    private void mutateSet(Set<Object> set, ShadowSet s) {
+        int op = random.nextInt(10);
+        if (op < 5 || s.elements.isEmpty()) {
+            Pair value = setElement(s.type);
+            boolean absent = !s.elements.contains(value.shadow); // by equality for values, identity for shadows
+            log.add("set add");
+            checkEquals(absent, set.add(value.real), "what add returns");
+            if (absent) {
+                s.elements.add(value.shadow);
+            }
+        } else if (op < 9) {
+            int i = random.nextInt(s.elements.size());
+            log.add("set remove");
+            checkEquals(true, set.remove(realElement(set, s, i)), "what remove returns");
+            s.elements.remove(i);
+        } else {
+            log.add("set clear");
+            set.clear();
+            s.elements.clear();
+        }
+    }
+
+    /** Checks that what a deque gave back is the element the model gave back, if it is a value. */
+    private static void checkSame(Object shadow, Object real) {
+        if (isValue(shadow)) {
+            checkEquals(shadow, real, "the element taken from the deque");
         }
     }
 
@@ -434,11 +527,11 @@ public final class RandomProgram {
 
     /** Anything an {@code Object} field may hold: values, objects, containers, new or shared. */
     private Pair newAny(int depth) {
-        int r = random.nextInt(depth > 0 ? 14 : 5);
+        int r = random.nextInt(depth > 0 ? 16 : 5);
         return switch (r) {
             case 0 -> Pair.NULL;
             case 1 -> switch (random.nextInt(4)) {
-                case 0 -> same(java.time.DayOfWeek.of(1 + random.nextInt(7)));
+                case 0 -> same(day());
                 case 1 -> same((long) random.nextInt(50) << 40);
                 default -> same(random.nextInt(50));
             };
@@ -452,9 +545,27 @@ public final class RandomProgram {
             case 9 -> newArray(Object[].class, depth - 1);
             case 10 -> newList(false, depth - 1);
             case 11 -> newMap(depth - 1);
-            default -> existingOr(random.nextBoolean() ? ShadowList.class : Object[].class, false,
-                    () -> newList(false, depth - 1));
+            case 12 -> newSet();
+            case 13 -> newDeque(depth - 1);
+            default -> switch (random.nextInt(3)) {
+                case 0 -> existingOr(ShadowList.class, false, () -> newList(false, depth - 1));
+                case 1 -> existingOr(ShadowSet.class, false, this::newSet);
+                default -> existingOr(Object[].class, false, () -> newArray(Object[].class, depth - 1));
+            };
         };
+    }
+
+    private Pair nonNullAny() {
+        for (;;) {
+            Pair p = newAny(1);
+            if (p.real != null) {
+                return p;
+            }
+        }
+    }
+
+    private DayOfWeek day() {
+        return DayOfWeek.of(1 + random.nextInt(7));
     }
 
     private Pair newNode(int depth) {
@@ -543,16 +654,111 @@ public final class RandomProgram {
         return new Pair(immutable ? List.copyOf(real) : real, s);
     }
 
+    @SuppressWarnings("unchecked")
     private Pair newMap(int depth) {
-        boolean sorted = random.nextInt(3) == 0;
-        Map<String, Object> real = sorted ? new TreeMap<>() : new HashMap<>();
-        ShadowMap s = new ShadowMap(sorted);
+        int kind = random.nextInt(6);
+        Map<Object, Object> real = kind < 3 ? new HashMap<>() : kind < 5 ? new TreeMap<>()
+                : (Map<Object, Object>) (Map<?, ?>) new EnumMap<DayOfWeek, Object>(DayOfWeek.class);
+        ShadowMap s = new ShadowMap(kind < 3 ? HashMap.class : kind < 5 ? TreeMap.class : EnumMap.class);
         for (int i = random.nextInt(4); i > 0; i--) {
             Pair e = newAny(Math.max(0, depth - 1));
-            real.put("k" + i, e.real);
-            s.entries.put("k" + i, e.shadow);
+            Object key = s.type == EnumMap.class ? DayOfWeek.of(i) : "k" + i;
+            real.put(key, e.real);
+            s.entries.put(key, e.shadow);
         }
         return new Pair(real, s);
+    }
+
+    @SuppressWarnings("unchecked")
+    private Pair newSet() {
+        int kind = random.nextInt(8);
+        ShadowSet s = new ShadowSet(kind < 3 ? HashSet.class : kind < 5 ? LinkedHashSet.class
+                : kind < 7 ? TreeSet.class : EnumSet.class);
+        Set<Object> real = s.type == HashSet.class ? new HashSet<>() : s.type == LinkedHashSet.class
+                ? new LinkedHashSet<>() : s.type == TreeSet.class ? new TreeSet<>()
+                : (Set<Object>) (Set<?>) EnumSet.noneOf(DayOfWeek.class);
+        for (int i = random.nextInt(4); i > 0; i--) {
+            Pair e = setElement(s.type);
+            if (!s.elements.contains(e.shadow)) {
+                real.add(e.real);
+                s.elements.add(e.shadow);
+            }
+        }
+        return new Pair(real, s);
+    }
+
+    /** An element for a set of this class: what the set can hold and the comparison can pair. */
+    private Pair setElement(Class<?> type) {
+        if (type == TreeSet.class) {
+            return same("t" + random.nextInt(20));
+        }
+        if (type == EnumSet.class) {
+            return same(day());
+        }
+        int r = random.nextInt(10);
+        if (r == 0) {
+            return Pair.NULL;
+        }
+        if (r < 4) {
+            return random.nextBoolean() ? same("v" + random.nextInt(20)) : same(random.nextInt(20));
+        }
+        if (r < 8 || type == HashSet.class) {
+            return existingOr(classes.leaf(), false, this::newLeaf);
+        }
+        return nodeOrNull();
+    }
+
+    private Pair newDeque(int depth) {
+        Deque<Object> real = new ArrayDeque<>();
+        ShadowList s = new ShadowList(ArrayDeque.class, false);
+        for (int i = random.nextInt(4); i > 0; i--) {
+            Pair e = newAny(Math.max(0, depth - 1));
+            if (e.real != null) {
+                real.add(e.real);
+                s.elements.add(e.shadow);
+            }
+        }
+        return new Pair(real, s);
+    }
+
+    /**
+     * @return the element of a real set that is the model's {@code i}th: by position in an
+     *         ordered set; otherwise a value is itself, and a leaf is found by its label
+     */
+    private Object realElement(Set<?> set, ShadowSet s, int i) {
+        if (s.ordered()) {
+            Iterator<?> it = set.iterator();
+            for (int k = 0; k < i; k++) {
+                it.next();
+            }
+            return it.next();
+        }
+        Object shadow = s.elements.get(i);
+        if (isValue(shadow)) {
+            return shadow;
+        }
+        Object label = ((Shadow) shadow).fields.get("label");
+        for (Object e : set) {
+            if (classes.leaf().isInstance(e) && label.equals(classes.read(e, "label"))) {
+                return e;
+            }
+        }
+        throw new AssertionError("no leaf labelled " + label + " in the " + describe(set));
+    }
+
+    /** @return the model's element a real element of an unordered set stands for, or null if none */
+    private Object shadowElement(ShadowSet s, Object real) {
+        if (real != null && classes.leaf().isInstance(real)) {
+            Object label = classes.read(real, "label");
+            for (Object e : s.elements) {
+                if (e instanceof Shadow leaf && leaf.type == classes.leaf() && label.equals(leaf.fields.get("label"))) {
+                    return e;
+                }
+            }
+            return null;
+        }
+        int at = s.elements.indexOf(real);
+        return at >= 0 && isValue(s.elements.get(at)) ? s.elements.get(at) : null;
     }
 
     // ---- reaching objects from the names ---------------------------------------------
@@ -579,7 +785,8 @@ public final class RandomProgram {
                 Pair p = seen.get(i);
                 if (p.shadow instanceof Shadow s && s.type == kind
                         || p.shadow instanceof ShadowArray a && a.type == kind
-                        || p.shadow instanceof ShadowList l && kind == ShadowList.class && (l.nodesOnly || !nodesOnly)) {
+                        || p.shadow instanceof ShadowList l && kind == ShadowList.class && (l.nodesOnly || !nodesOnly)
+                        || p.shadow instanceof ShadowSet && kind == ShadowSet.class) {
                     return p;
                 }
             }
@@ -624,14 +831,21 @@ public final class RandomProgram {
                 return null;
             }
             int i = random.nextInt(l.elements.size());
-            return new Pair(((List<?>) at.real).get(i), l.elements.get(i));
+            return new Pair(asList(at.real).get(i), l.elements.get(i));
+        }
+        if (at.shadow instanceof ShadowSet s) {
+            if (s.elements.isEmpty()) {
+                return null;
+            }
+            int i = random.nextInt(s.elements.size());
+            return new Pair(realElement((Set<?>) at.real, s, i), s.elements.get(i));
         }
         ShadowMap m = (ShadowMap) at.shadow;
         if (m.entries.isEmpty()) {
             return null;
         }
-        List<String> keys = new ArrayList<>(m.entries.keySet());
-        String key = keys.get(random.nextInt(keys.size()));
+        List<Object> keys = new ArrayList<>(m.entries.keySet());
+        Object key = keys.get(random.nextInt(keys.size()));
         return new Pair(((Map<?, ?>) at.real).get(key), m.entries.get(key));
     }
 
@@ -639,13 +853,25 @@ public final class RandomProgram {
     private static void checkKind(Pair at) {
         Object s = at.shadow;
         Class<?> expected = s instanceof Shadow o ? o.type : s instanceof ShadowArray a ? a.type
-                : s instanceof ShadowList l ? l.type : ((ShadowMap) s).sorted ? TreeMap.class : HashMap.class;
+                : s instanceof ShadowList l ? l.type : s instanceof ShadowSet set ? set.type : ((ShadowMap) s).type;
         if (!expected.isInstance(at.real)) {
             throw new AssertionError("reached " + describe(at.real) + " where the model has a " + expected.getSimpleName());
         }
-        if (s instanceof ShadowList l && l.immutable() && !at.real.getClass().getName().startsWith("java.util.ImmutableCollections$")) {
-            throw new AssertionError("reached a " + at.real.getClass().getName() + " where the model has an immutable list");
+        Class<?> c = at.real.getClass();
+        if (s instanceof ShadowList l && l.immutable()) {
+            if (!c.getName().startsWith("java.util.ImmutableCollections$")) {
+                throw new AssertionError("reached a " + c.getName() + " where the model has an immutable list");
+            }
+        } else if ((s instanceof ShadowList || s instanceof ShadowSet || s instanceof ShadowMap) && expected != EnumSet.class
+                && c != expected && !(c.getSuperclass() == expected && c.getName().startsWith("io.perpetua."))) {
+            // the kernel may give back its tracked subclass of the JDK class, and nothing else
+            throw new AssertionError("reached a " + c.getName() + " where the model has a " + expected.getName());
         }
+    }
+
+    /** @return a list or a deque's elements in order */
+    private static List<?> asList(Object listOrDeque) {
+        return listOrDeque instanceof List<?> l ? l : new ArrayList<>((Collection<?>) listOrDeque);
     }
 
     // ---- the comparison -------------------------------------------------------------------
@@ -700,20 +926,39 @@ public final class RandomProgram {
                     work.push(new Object[] {Array.get(real, i), a.elements[i], path + "[" + i + "]"});
                 }
             } else if (shadow instanceof ShadowList l) {
-                List<?> list = (List<?>) real;
+                List<?> list = asList(real);
                 checkEquals(l.elements.size(), list.size(), path + ".size()");
                 for (int i = 0; i < l.elements.size(); i++) {
                     work.push(new Object[] {list.get(i), l.elements.get(i), path + "[" + i + "]"});
                 }
+            } else if (shadow instanceof ShadowSet s) {
+                compareSet((Set<?>) real, s, path, work);
             } else {
                 Map<?, ?> map = (Map<?, ?>) real;
                 ShadowMap m = (ShadowMap) shadow;
-                checkEquals(m.entries.keySet(), new TreeSet<>(map.keySet().stream().map(String.class::cast).toList()),
-                        path + ".keySet()");
-                for (Map.Entry<String, Object> e : m.entries.entrySet()) {
+                checkEquals(m.entries.keySet(), new TreeSet<>(map.keySet()), path + ".keySet()");
+                for (Map.Entry<Object, Object> e : m.entries.entrySet()) {
                     work.push(new Object[] {map.get(e.getKey()), e.getValue(), path + "[" + e.getKey() + "]"});
                 }
             }
+        }
+    }
+
+    /**
+     * A set: the same size, each real element found by the set's own {@code contains} (its hash or
+     * its order still holds after a reload), and paired with the model's element, by position in
+     * an ordered set, by equality or label otherwise.
+     */
+    private void compareSet(Set<?> set, ShadowSet s, String path, Deque<Object[]> work) {
+        checkEquals(s.elements.size(), set.size(), path + ".size()");
+        int i = 0;
+        for (Object e : set) {
+            check(set.contains(e), path + ": contains(" + describe(e) + ") is false for one of its elements");
+            Object shadow = s.ordered() ? s.elements.get(i) : shadowElement(s, e);
+            if (shadow == null && (e != null || !s.elements.contains(null))) {
+                throw new AssertionError(path + ": holds " + describe(e) + " " + e + ", which the model does not");
+            }
+            work.push(new Object[] {e, shadow, path + "{" + i++ + "}"});
         }
     }
 
@@ -771,8 +1016,16 @@ public final class RandomProgram {
             }
             return c;
         }
+        if (shadow instanceof ShadowSet s) {
+            ShadowSet c = new ShadowSet(s.type);
+            copies.put(shadow, c);
+            for (Object e : s.elements) {
+                c.elements.add(copyOf(e, copies));
+            }
+            return c;
+        }
         ShadowMap m = (ShadowMap) shadow;
-        ShadowMap c = new ShadowMap(m.sorted);
+        ShadowMap c = new ShadowMap(m.type);
         copies.put(shadow, c);
         m.entries.forEach((k, v) -> c.entries.put(k, copyOf(v, copies)));
         return c;
