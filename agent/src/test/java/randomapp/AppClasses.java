@@ -25,6 +25,16 @@ final class AppClasses implements RandomProgram.Classes {
     }
 
     @Override
+    public Class<?> record() {
+        return Tag.class;
+    }
+
+    @Override
+    public Object newRecord(String label, Object node) {
+        return new Tag(label, (Node) node);
+    }
+
+    @Override
     public Object newNode(String name, int value) {
         Node n = new Node(name, value);
         n.visits = 1;
@@ -64,6 +74,13 @@ final class AppClasses implements RandomProgram.Classes {
                 case "label" -> l.label;
                 case "peer" -> l.peer;
                 case "weight" -> l.weight;
+                default -> throw new IllegalArgumentException(field);
+            };
+        }
+        if (object instanceof Tag t) {
+            return switch (field) {
+                case "label" -> t.label();
+                case "node" -> t.node();
                 default -> throw new IllegalArgumentException(field);
             };
         }

@@ -4,6 +4,7 @@ import io.perpetua.modelcheck.RandomProgram;
 import io.perpetua.testmodel.Holder;
 import io.perpetua.testmodel.Leaf;
 import io.perpetua.testmodel.Node;
+import io.perpetua.testmodel.Tag;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
@@ -51,6 +52,16 @@ class RandomOperationsTest {
         }
 
         @Override
+        public Class<?> record() {
+            return Tag.class;
+        }
+
+        @Override
+        public Object newRecord(String label, Object node) {
+            return new Tag(label, (Node) node);
+        }
+
+        @Override
         public Object newNode(String name, int value) {
             return new Node(name, value);
         }
@@ -87,6 +98,13 @@ class RandomOperationsTest {
                     case "label" -> l.label();
                     case "peer" -> l.peer();
                     case "weight" -> l.weight();
+                    default -> throw new IllegalArgumentException(field);
+                };
+            }
+            if (object instanceof Tag t) {
+                return switch (field) {
+                    case "label" -> t.label();
+                    case "node" -> t.node();
                     default -> throw new IllegalArgumentException(field);
                 };
             }

@@ -28,8 +28,8 @@ import java.util.function.Supplier;
 
 /**
  * A random program checked against a model. The program changes a graph of persistent objects
- * (fields, arrays, lists, deques, sets and maps, changed in place or replaced, shared, linked in
- * cycles, made unreachable) and commits, aborts, closes and reopens the store, lets the JVM collect what it
+ * (fields, arrays, lists, deques, sets, maps and records, changed in place or replaced, shared,
+ * linked in cycles, made unreachable) and commits, aborts, closes and reopens the store, lets the JVM collect what it
  * does not hold (inside a transaction and between two), preloads, copies the store and collects
  * its garbage, at random. Every change is made twice: to the persistent objects, as an
  * application would (through {@link Classes}), and to a plain-Java model of them. After every
@@ -50,8 +50,9 @@ public final class RandomProgram {
     /**
      * The application's three classes and how the program reaches their fields: a node
      * ({@code String name, int value, Node next, List<Node> children, Object any}), a leaf
-     * ({@code String label}, set by its constructor only, {@code int weight, Node peer}) and a
-     * holder ({@code String label, Node[] nodes, int[] numbers, String[] labels, Leaf[] leaves}).
+     * ({@code String label}, set by its constructor only, {@code int weight, Node peer}), a
+     * holder ({@code String label, Node[] nodes, int[] numbers, String[] labels, Leaf[] leaves})
+     * and a record ({@code String label, Node node}), which is stored by value.
      */
     public interface Classes {
         Class<?> node();
@@ -59,6 +60,8 @@ public final class RandomProgram {
         Class<?> leaf();
 
         Class<?> holder();
+
+        Class<?> record();
 
         Object newNode(String name, int value);
 
@@ -70,7 +73,9 @@ public final class RandomProgram {
         /** A holder of nodes, numbers and labels (no leaves). */
         Object newHolder(String label, Object nodes, int[] numbers, String[] labels);
 
-        /** Reads a field the way the application does. */
+        Object newRecord(String label, Object node);
+
+        /** Reads a field (a record's component) the way the application does. */
         Object read(Object object, String field);
 
         /** Writes a field the way the application does. */
@@ -194,10 +199,17 @@ public final class RandomProgram {
         }
     }
 
+    /**
+     * A record in the model. Records are stored by value, so one has no identity across a reload
+     * (two references to one record may come back as two equal records); the node it holds does.
+     */
+    private record ShadowRecord(Class<?> type, String label, Object node) {
+    }
+
     /** @return true if the model holds {@code shadow} as a value: null, a string, a box, an enum */
     private static boolean isValue(Object shadow) {
         return !(shadow instanceof Shadow || shadow instanceof ShadowArray || shadow instanceof ShadowList
-                || shadow instanceof ShadowSet || shadow instanceof ShadowMap);
+                || shadow instanceof ShadowSet || shadow instanceof ShadowMap || shadow instanceof ShadowRecord);
     }
 
     /** The same thing seen twice: the persistent object (or value) and its model. */
@@ -319,7 +331,7 @@ public final class RandomProgram {
     }
 
     private void bind(Pair p, String name) {
-        if (isValue(p.shadow)) {
+        if (isValue(p.shadow) || p.shadow instanceof ShadowRecord) { // a name binds something with an identity
             p = newNode(1);
         }
         store.persist(p.real, name);
@@ -348,6 +360,7 @@ public final class RandomProgram {
         classes.write(at.real, "any", before);
     }
 
+    /** Changes what a walk reached: a field, an element or an entry; a record, immutable, stays as it is. */
     private void mutate(Pair at) {
         if (at.shadow instanceof Shadow s) {
             List<String> fields = this.fields.get(s.type);
@@ -527,7 +540,7 @@ public final class RandomProgram {
 
     /** Anything an {@code Object} field may hold: values, objects, containers, new or shared. */
     private Pair newAny(int depth) {
-        int r = random.nextInt(depth > 0 ? 16 : 5);
+        int r = random.nextInt(depth > 0 ? 17 : 5);
         return switch (r) {
             case 0 -> Pair.NULL;
             case 1 -> switch (random.nextInt(4)) {
@@ -547,12 +560,19 @@ public final class RandomProgram {
             case 11 -> newMap(depth - 1);
             case 12 -> newSet();
             case 13 -> newDeque(depth - 1);
+            case 14 -> newRecord();
             default -> switch (random.nextInt(3)) {
                 case 0 -> existingOr(ShadowList.class, false, () -> newList(false, depth - 1));
                 case 1 -> existingOr(ShadowSet.class, false, this::newSet);
                 default -> existingOr(Object[].class, false, () -> newArray(Object[].class, depth - 1));
             };
         };
+    }
+
+    private Pair newRecord() {
+        Pair node = nodeOrNull();
+        String label = "g" + random.nextInt(100);
+        return new Pair(classes.newRecord(label, node.real), new ShadowRecord(classes.record(), label, node.shadow));
     }
 
     private Pair nonNullAny() {
@@ -833,6 +853,9 @@ public final class RandomProgram {
             int i = random.nextInt(l.elements.size());
             return new Pair(asList(at.real).get(i), l.elements.get(i));
         }
+        if (at.shadow instanceof ShadowRecord r) {
+            return new Pair(classes.read(at.real, "node"), r.node());
+        }
         if (at.shadow instanceof ShadowSet s) {
             if (s.elements.isEmpty()) {
                 return null;
@@ -853,7 +876,8 @@ public final class RandomProgram {
     private static void checkKind(Pair at) {
         Object s = at.shadow;
         Class<?> expected = s instanceof Shadow o ? o.type : s instanceof ShadowArray a ? a.type
-                : s instanceof ShadowList l ? l.type : s instanceof ShadowSet set ? set.type : ((ShadowMap) s).type;
+                : s instanceof ShadowList l ? l.type : s instanceof ShadowSet set ? set.type
+                : s instanceof ShadowRecord r ? r.type() : ((ShadowMap) s).type;
         if (!expected.isInstance(at.real)) {
             throw new AssertionError("reached " + describe(at.real) + " where the model has a " + expected.getSimpleName());
         }
@@ -904,6 +928,12 @@ public final class RandomProgram {
             }
             if (real == null) {
                 throw new AssertionError(path + ": null where the model has " + describeShadow(shadow));
+            }
+            if (shadow instanceof ShadowRecord r) { // a value: no identity to match
+                checkKind(new Pair(real, shadow));
+                checkEquals(r.label(), classes.read(real, "label"), path + ".label");
+                work.push(new Object[] {classes.read(real, "node"), r.node(), path + ".node"});
+                continue;
             }
             Object mappedShadow = realToShadow.get(real);
             Object mappedReal = shadowToReal.get(shadow);
@@ -1015,6 +1045,9 @@ public final class RandomProgram {
                 c.elements.add(copyOf(e, copies));
             }
             return c;
+        }
+        if (shadow instanceof ShadowRecord r) {
+            return new ShadowRecord(r.type(), r.label(), copyOf(r.node(), copies));
         }
         if (shadow instanceof ShadowSet s) {
             ShadowSet c = new ShadowSet(s.type);
