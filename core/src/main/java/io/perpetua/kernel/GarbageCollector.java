@@ -56,7 +56,7 @@ final class GarbageCollector {
             }
 
             @Override
-            public void fillLater(Object container, Object[] contents) {
+            public void fill(Object container, Object[] contents) {
                 throw new IllegalStateException("a container reached the value decoder");
             }
         }, null);

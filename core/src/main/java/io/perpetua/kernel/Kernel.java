@@ -84,8 +84,15 @@ public final class Kernel implements PersistentStore {
     private int fills;
     /** How many fills and container reads are in progress: the outermost one fills {@link #unfilled}. */
     private int decodeDepth;
-    /** Hashed and sorted containers read but not yet filled, with their contents (RecordDecoder.Resolve#fillLater). */
+    /**
+     * Hashed and sorted containers read but not filled yet, with their contents: those whose
+     * elements' hashCode reached an object whose own read was in progress (Resolver#fill).
+     */
     private final ArrayDeque<Object[]> unfilled = new ArrayDeque<>();
+    /** The last {@link ReadInProgress} thrown, marked if a read it leaves unfinished is on its way out. */
+    private ReadInProgress inFlight;
+    /** A container decoded only to read past its bytes, which need not be filled. */
+    private Object discarding;
     private boolean transaction;
     private boolean closed;
     private long nextId;
@@ -333,15 +340,7 @@ public final class Kernel implements PersistentStore {
         }
         ByteIn in = new ByteIn(h.snapshot);
         ClassDescriptor d = classes.byId(in.readVarInt(), location, h.id());
-        Object copy;
-        decodeDepth++;
-        boolean done = false;
-        try {
-            copy = new RecordDecoder(classes, resolve, strings).reset(in, location, h.id()).container(d, x -> { });
-            done = true;
-        } finally {
-            endDecode(done); // fills the copy, if it hashes or sorts
-        }
+        Object copy = new RecordDecoder(classes, resolve, strings).reset(in, location, h.id()).container(d, x -> { });
         RecordDecoder.restoreInto(c, copy);
         untouch(c);
         h.rememberContents(c);
@@ -964,11 +963,26 @@ public final class Kernel implements PersistentStore {
         }
     }
 
+    /**
+     * Thrown when code run by a read (an element's hashCode, say) touches an object whose own
+     * read is in progress, which would recurse without end. A hashed container being filled
+     * catches it and waits for the read instead (Resolver#fill); otherwise the program gets it.
+     */
+    private static final class ReadInProgress extends PersistentStoreException {
+        private static final long serialVersionUID = 1L;
+        /** True once it has left a read unfinished: then it is not waited out, but reported. */
+        boolean leftAReadUnfinished;
+
+        ReadInProgress(String message) {
+            super(message);
+        }
+    }
+
     /** Enters a fill of object {@code id}, refusing one already in progress (which would recurse without end). */
     private void startFill(Persistent p, long id, byte[] record) {
         for (int i = 0; i < fills; i++) {
             if (fillIds[i] == id) {
-                throw new PersistentStoreException(where(id) + " (" + p.getClass().getName() + ") was touched while"
+                throw inFlight = new ReadInProgress(where(id) + " (" + p.getClass().getName() + ") was touched while"
                         + " it was being read from the store: code that reading it runs (the hashCode, equals or"
                         + " compareTo of an element of an immutable set or map, or a record's constructor)"
                         + " reads the object itself");
@@ -994,12 +1008,15 @@ public final class Kernel implements PersistentStore {
 
     /**
      * Leaves a fill or a container read; the outermost one then fills the hashed and sorted
-     * containers read meanwhile, now that the objects they hold are complete. Each fill that
-     * adding runs (an element's hashCode reading a hollow object) fills its own in turn.
+     * containers that waited, now that the objects read are complete. Each fill that adding
+     * runs (an element's hashCode reading a hollow object) fills its own in turn.
      *
      * @param done false if the read is failing: its own exception is then the one reported
      */
     private void endDecode(boolean done) {
+        if (!done && inFlight != null) {
+            inFlight.leftAReadUnfinished = true;
+        }
         if (--decodeDepth > 0 || unfilled.isEmpty()) {
             return;
         }
@@ -1139,9 +1156,9 @@ public final class Kernel implements PersistentStore {
             }
             Object resident = table.object(id);
             if (resident != null) {
-                Object[] dropped = new Object[1];
-                decoder.container(d, x -> dropped[0] = x); // read past the bytes: the resident container wins
-                unfilled.removeIf(later -> later[0] == dropped[0]);
+                Object outer = discarding;
+                decoder.container(d, x -> discarding = x); // read past the bytes: the resident container wins
+                discarding = outer;
                 if (table.get(id) instanceof ContainerHandle rh && rh.embedded && rh.ownerId == filling.id()) {
                     filling.embed(rh); // its owner was collected and is read again, say
                 }
@@ -1159,11 +1176,30 @@ public final class Kernel implements PersistentStore {
             return c;
         }
 
+        /**
+         * Fills a hashed or sorted container at once, as it is read, so that no other thread
+         * can reach it partly filled. Only if an element's code reaches an object whose own read
+         * is in progress (a cycle: {@code a} in {@code b}'s hash set and {@code b} in
+         * {@code a}'s, each hashed by its fields) does it wait for the outermost read to end
+         * (endDecode); until then, the objects already read that hold it show it empty.
+         */
         @Override
-        public void fillLater(Object container, Object[] contents) {
-            if (decodeDepth == 0) {
-                addAll(container, contents); // no read in progress to wait for
-            } else {
+        public void fill(Object container, Object[] contents) {
+            if (container == discarding) {
+                return;
+            }
+            try {
+                addAll(container, contents);
+            } catch (ReadInProgress e) {
+                if (e.leftAReadUnfinished) {
+                    throw e; // a read it crossed may have left a container half filled: not retried
+                }
+                inFlight = null;
+                if (container instanceof Map<?, ?> m) {
+                    m.clear();
+                } else {
+                    ((Collection<?>) container).clear();
+                }
                 unfilled.add(new Object[] {container, contents});
             }
         }

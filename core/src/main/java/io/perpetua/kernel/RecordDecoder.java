@@ -67,14 +67,13 @@ final class RecordDecoder implements RecordReader {
         Object embedded(long id, RecordDecoder decoder);
 
         /**
-         * Takes what a hashed or sorted collection or map read from the store holds, to be added
-         * once the objects being read are complete: adding runs the elements' hashCode, equals or
-         * compareTo, which may read fields of an object still being read (a hollow satellite of
-         * the record being decoded, or the object itself through a cycle).
+         * Adds what a hashed or sorted collection or map read from the store holds, once all of
+         * it is decoded: adding runs the elements' hashCode, equals or compareTo, which may read
+         * objects, so the decoder's position must not depend on it.
          *
          * @param contents a collection's elements, or a map's keys and values, alternating
          */
-        void fillLater(Object container, Object[] contents);
+        void fill(Object container, Object[] contents);
     }
 
     private final ClassRegistry classes;
@@ -495,7 +494,7 @@ final class RecordDecoder implements RecordReader {
                     for (int i = 0; i < n; i++) {
                         elements[i] = value();
                     }
-                    resolve.fillLater(c, elements);
+                    resolve.fill(c, elements);
                 } else {
                     for (int i = 0; i < n; i++) {
                         c.add(value());
@@ -517,7 +516,7 @@ final class RecordDecoder implements RecordReader {
                     for (int i = 0; i < entries.length; i++) {
                         entries[i] = value();
                     }
-                    resolve.fillLater(m, entries);
+                    resolve.fill(m, entries);
                 } else {
                     for (int i = 0; i < n; i++) {
                         Object k = value();

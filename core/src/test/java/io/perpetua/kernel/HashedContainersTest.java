@@ -142,17 +142,20 @@ class HashedContainersTest {
 
     /**
      * An immutable set is built with its elements, so it cannot wait for them: a cycle through
-     * two of them, where hashing each element reads it, is reported, not recursed into without end.
+     * one, where hashing each element reads it, is reported, not recursed into without end. So is
+     * one that runs through a hash set as well: the read it interrupted may have left containers
+     * half filled, so it is not retried.
      */
-    @Test
-    void aCycleThroughImmutableSetsOfObjectsHashedByTheirFieldsIsAClearError() {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aCycleThroughAnImmutableSetOfObjectsHashedByTheirFieldsIsAClearError(boolean throughAHashSetToo) {
         String uri = TestStores.newUri();
         try (PersistentStore store = TestStores.open(uri)) {
             store.inTransaction(() -> {
                 KeyedNode a = new KeyedNode("a");
                 KeyedNode b = new KeyedNode("b");
                 b.any(Set.of(a));
-                a.any(Set.of(b));
+                a.any(throughAHashSetToo ? new HashSet<>(List.of(b)) : Set.of(b));
                 store.persist(a, "a");
             });
         }
