@@ -25,7 +25,9 @@
  *       {@link io.perpetua.runtime.HollowFactory} that invokes it.</li>
  *   <li>Reading a persistent field: the field first, and only if it holds its default value
  *       ({@code 0}, {@code false}, {@code null}), {@code if ($perpetua$state == ObjectState.HOLLOW)
- *       { Residency.load(this); } } and the field again. Every persistent field of a hollow
+ *       { Residency.load(this); } }, {@code VarHandle.acquireFence()} and the field again (also
+ *       when the object is not hollow: another thread may have filled it since the first
+ *       read). Every persistent field of a hollow
  *       object holds its default: shells come from the creation proxy, and the kernel clears
  *       the fields of an object it makes hollow (abort) with a {@code $perpetua$read} of
  *       defaults. Reading a transient field, and the first statement of every non-static
@@ -51,7 +53,9 @@
  * the JIT can reuse and hoist (a volatile load measured 1.4 to 2.8 times slower on field reads
  * and traversals). Filling happens under the kernel's lock, and the kernel issues a release
  * fence between writing the fields and publishing the new state. A thread that finds an object
- * hollow takes the lock and so sees it filled; a thread that shares persistent objects with
+ * hollow takes the lock and so sees it filled; one that reads a default value and then a state
+ * that is not hollow reads the field again behind an acquire fence, and so sees what the fill
+ * wrote. A thread that shares persistent objects with
  * others relies on the program's own synchronization, as the Java memory model asks for any
  * object shared between threads.
  */
