@@ -23,6 +23,9 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code write <uri> <parts> <seed>}: builds the graph, binds its array of parts to
  *       {@code "all"}, commits, and prints {@code digest=N};</li>
+ *   <li>{@code update <uri> <threads>}: in one transaction, the threads change every part at
+ *       once, each its own share (a field, an array element in place, the hash set, the map),
+ *       then the main thread commits and prints {@code digest=N} of what the parts hold;</li>
  *   <li>{@code read <uri> <threads> <rounds> <digest>}: per round, opens the store and has every
  *       thread compute the digest, each from its own starting part; prints {@code round R ok}.
  *       A wrong digest, a set that does not find its own element, or one part read back as two
@@ -38,6 +41,8 @@ public final class Main {
         try {
             if (args[0].equals("write")) {
                 write(args[1], Integer.parseInt(args[2]), Long.parseLong(args[3]));
+            } else if (args[0].equals("update")) {
+                update(args[1], Integer.parseInt(args[2]));
             } else {
                 read(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]), Long.parseLong(args[4]));
             }
@@ -66,6 +71,37 @@ public final class Main {
             store.inTransaction(() -> store.persist(all, "all"));
         }
         System.out.println("digest=" + digest(all, 0));
+    }
+
+    private static void update(String uri, int threads) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try (PersistentStore store = PersistentStore.open(uri)) {
+            store.beginTransaction();
+            Part[] all = (Part[]) store.fetch("all");
+            CyclicBarrier start = new CyclicBarrier(threads);
+            List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                int share = t;
+                done.add(pool.submit(() -> {
+                    start.await();
+                    for (int i = share; i < all.length; i += threads) {
+                        Part p = all[i];
+                        p.name = p.name + "'";
+                        p.links[0] = all[(i + 1) % all.length];
+                        p.tags.add(new Tag("u" + i, i % 7 + 1));
+                        p.counts.put("c", i);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+            store.commitTransaction();
+            System.out.println("digest=" + digest(all, 0));
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     private static void read(String uri, int threads, int rounds, long expected) throws Exception {

@@ -27,9 +27,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * threads walk every part from hollow, faulting the same objects in together, through the
  * value-first getters the agent generates, lazy array fields, and hash sets of objects equal by
  * a key that live in their part's record. Every thread must get the writer's digest, find every
- * tag by its key, and see one object per stored part. Before the getters read a default value
- * again after the state check, a thread could get the default of a field another thread was
- * filling (null names, in 3 of 5 runs of 40 rounds).
+ * tag by its key, and see one object per stored part. Then a third JVM has 4 threads change
+ * every part at once in one transaction (a field, an array element, a hash set and a map, each
+ * thread its own parts) and commits, and the readers must see what it committed. Before the
+ * getters read a default value again after the state check, a thread could get the default of
+ * a field another thread was filling (null names, in 3 of 5 runs of 40 rounds).
  */
 class ConcurrentReadersIT {
 
@@ -48,7 +50,17 @@ class ConcurrentReadersIT {
         Matcher digest = Pattern.compile("digest=(-?\\d+)").matcher(write.out());
         assertTrue(write.out().startsWith("rewritten=true\n") && digest.find(), write::toString);
 
-        Run read = ForkedJvm.java(jdk, jvm, cp, 600, "readersapp.Main", "read", uri, "8", "20", digest.group(1));
+        read(jdk, jvm, cp, uri, digest.group(1));
+
+        Run update = ForkedJvm.java(jdk, jvm, cp, 300, "readersapp.Main", "update", uri, "4");
+        assertEquals(0, update.exit(), update::toString);
+        Matcher updated = Pattern.compile("digest=(-?\\d+)").matcher(update.out());
+        assertTrue(updated.find() && !updated.group(1).equals(digest.group(1)), update::toString);
+        read(jdk, jvm, cp, uri, updated.group(1));
+    }
+
+    private static void read(Path jdk, List<String> jvm, String cp, String uri, String digest) throws Exception {
+        Run read = ForkedJvm.java(jdk, jvm, cp, 600, "readersapp.Main", "read", uri, "8", "20", digest);
         assertEquals(0, read.exit(), read::toString);
         for (int r = 0; r < 20; r++) {
             assertTrue(read.out().contains("round " + r + " ok\n"), read::toString);
