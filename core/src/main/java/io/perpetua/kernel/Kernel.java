@@ -876,6 +876,7 @@ public final class Kernel implements PersistentStore {
                 }
             }
             if (decoded) {
+                VarHandle.releaseFence(); // the arrays are complete before their fields can show them
                 p.$perpetua$read(values.replay());
             }
             done = true;
@@ -938,6 +939,9 @@ public final class Kernel implements PersistentStore {
                 decoder.leaveArraysLazy(info.lazyMarkers);
             }
             RecordReader reader = current ? decoder : decoder.evolved(stored, info.descriptor);
+            if (!current) {
+                VarHandle.releaseFence(); // the values, decoded up front, are complete before the fields show them
+            }
             p.$perpetua$read(reader);
             int[] lazyAt = decoder.lazyFields();
             h.lazy = lazyAt != null ? new LazyFields(record, to, lazyAt) : null;

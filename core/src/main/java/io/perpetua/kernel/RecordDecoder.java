@@ -5,6 +5,7 @@ import io.perpetua.PersistentStoreException;
 import io.perpetua.kernel.ClassDescriptor.Kind;
 import io.perpetua.runtime.RecordReader;
 
+import java.lang.invoke.VarHandle;
 import java.lang.reflect.Array;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -183,7 +184,12 @@ final class RecordDecoder implements RecordReader {
                 return markers[k];
             }
         }
-        return value();
+        Object v = value();
+        // The codec stores v in a field that other threads read without the lock (the agent's
+        // value-first read): what v is made of (a shell's state, a container's elements) is
+        // written before it can be seen there.
+        VarHandle.releaseFence();
+        return v;
     }
 
     /**
