@@ -88,7 +88,7 @@ public final class Kernel implements PersistentStore {
      * Hashed and sorted containers read but not filled yet, with their contents: those whose
      * elements' hashCode reached an object whose own read was in progress (Resolver#fill).
      */
-    private final ArrayDeque<Object[]> unfilled = new ArrayDeque<>();
+    private final ArrayDeque<Unfilled> unfilled = new ArrayDeque<>();
     /** The last {@link ReadInProgress} thrown, marked if a read it leaves unfinished is on its way out. */
     private ReadInProgress inFlight;
     /** A container decoded only to read past its bytes, which need not be filled. */
@@ -967,6 +967,10 @@ public final class Kernel implements PersistentStore {
         }
     }
 
+    /** A hashed or sorted container that waits to be filled, and what it holds (Resolver#fill). */
+    private record Unfilled(Object container, Object[] contents) {
+    }
+
     /**
      * Thrown when code run by a read (an element's hashCode, say) touches an object whose own
      * read is in progress, which would recurse without end. A hashed container being filled
@@ -1025,9 +1029,9 @@ public final class Kernel implements PersistentStore {
             return;
         }
         RuntimeException first = null;
-        for (Object[] next; (next = unfilled.poll()) != null; ) {
+        for (Unfilled next; (next = unfilled.poll()) != null; ) {
             try {
-                addAll(next[0], (Object[]) next[1]);
+                addAll(next.container(), next.contents());
             } catch (RuntimeException e) {
                 if (first == null) {
                     first = e; // the other containers are still filled: none is left empty for a commit to store
@@ -1204,7 +1208,7 @@ public final class Kernel implements PersistentStore {
                 } else {
                     ((Collection<?>) container).clear();
                 }
-                unfilled.add(new Object[] {container, contents});
+                unfilled.add(new Unfilled(container, contents));
             }
         }
     }

@@ -22,6 +22,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -114,20 +115,29 @@ class HashedContainersTest {
         }
     }
 
-    /** Two objects, each in the other's hash set: each is complete before it is hashed. */
-    @Test
-    @SuppressWarnings("unchecked")
-    void objectsInEachOthersHashSetsAreReadBack() {
+    /**
+     * @return a store holding {@code a} (bound to "a") and {@code b}, keyed nodes whose
+     *         {@code any} holds what {@code aHolds} makes of {@code b}, and {@code bHolds} of {@code a}
+     */
+    private static String cycle(Function<KeyedNode, Object> aHolds, Function<KeyedNode, Object> bHolds) {
         String uri = TestStores.newUri();
         try (PersistentStore store = TestStores.open(uri)) {
             store.inTransaction(() -> {
                 KeyedNode a = new KeyedNode("a");
                 KeyedNode b = new KeyedNode("b");
-                a.any(new HashSet<>(List.of(b, new KeyedNode("c"))));
-                b.any(new HashSet<>(List.of(a)));
+                b.any(bHolds.apply(a));
+                a.any(aHolds.apply(b));
                 store.persist(a, "a");
             });
         }
+        return uri;
+    }
+
+    /** Two objects, each in the other's hash set: each is complete before it is hashed. */
+    @Test
+    @SuppressWarnings("unchecked")
+    void objectsInEachOthersHashSetsAreReadBack() {
+        String uri = cycle(b -> new HashSet<>(List.of(b, new KeyedNode("c"))), a -> new HashSet<>(List.of(a)));
         try (PersistentStore store = TestStores.open(uri)) {
             KeyedNode a = store.fetch("a", KeyedNode.class);
             Set<KeyedNode> fromA = (Set<KeyedNode>) a.any();
@@ -149,16 +159,7 @@ class HashedContainersTest {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void aCycleThroughAnImmutableSetOfObjectsHashedByTheirFieldsIsAClearError(boolean throughAHashSetToo) {
-        String uri = TestStores.newUri();
-        try (PersistentStore store = TestStores.open(uri)) {
-            store.inTransaction(() -> {
-                KeyedNode a = new KeyedNode("a");
-                KeyedNode b = new KeyedNode("b");
-                b.any(Set.of(a));
-                a.any(throughAHashSetToo ? new HashSet<>(List.of(b)) : Set.of(b));
-                store.persist(a, "a");
-            });
-        }
+        String uri = cycle(b -> throughAHashSetToo ? new HashSet<>(List.of(b)) : Set.of(b), Set::of);
         try (PersistentStore store = TestStores.open(uri)) {
             PersistentStoreException e = assertThrows(PersistentStoreException.class,
                     () -> store.fetch("a", KeyedNode.class).any());

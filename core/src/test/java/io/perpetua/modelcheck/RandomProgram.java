@@ -448,7 +448,7 @@ public final class RandomProgram {
         } else if (op < 9) {
             boolean first = random.nextBoolean();
             log.add(first ? "deque pollFirst" : "deque pollLast");
-            checkSame(l.elements.remove(first ? 0 : l.elements.size() - 1), first ? deque.pollFirst() : deque.pollLast());
+            checkPolled(l.elements.remove(first ? 0 : l.elements.size() - 1), first ? deque.pollFirst() : deque.pollLast());
         } else {
             log.add("deque clear");
             deque.clear();
@@ -479,7 +479,7 @@ public final class RandomProgram {
     }
 
     /** Checks that what a deque gave back is the element the model gave back, if it is a value. */
-    private static void checkSame(Object shadow, Object real) {
+    private static void checkPolled(Object shadow, Object real) {
         if (isValue(shadow)) {
             checkEquals(shadow, real, "the element taken from the deque");
         }
