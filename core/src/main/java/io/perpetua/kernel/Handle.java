@@ -55,6 +55,23 @@ class Handle extends ObjectHandle {
         embeds = n == kept.length ? kept : Arrays.copyOf(kept, n);
     }
 
+    /** Forgets a container noted by {@link #embed}: a read that failed let it go. */
+    void unembed(ContainerHandle c) {
+        ContainerHandle[] old = embeds;
+        if (old == null) {
+            return;
+        }
+        for (int i = 0; i < old.length; i++) {
+            if (old[i] == c) {
+                ContainerHandle[] kept = new ContainerHandle[old.length - 1];
+                System.arraycopy(old, 0, kept, 0, i);
+                System.arraycopy(old, i + 1, kept, i, old.length - i - 1);
+                embeds = kept.length == 0 ? null : kept;
+                return;
+            }
+        }
+    }
+
     @Override
     protected void load(Persistent object) {
         kernel.load(this, object);

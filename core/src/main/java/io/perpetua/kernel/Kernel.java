@@ -93,6 +93,13 @@ public final class Kernel implements PersistentStore {
     private ReadInProgress inFlight;
     /** A container decoded only to read past its bytes, which need not be filled. */
     private Object discarding;
+    /**
+     * What the reads in progress did, in order: the handles of the containers they attached
+     * and of the objects they filled. A read that fails undoes its part ({@link #undoRead}), so
+     * that no half-read container stays in the table for the next read to take as read.
+     * Emptied when the outermost read ends.
+     */
+    private final ArrayList<Handle> readLog = new ArrayList<>();
     private boolean transaction;
     private boolean closed;
     private long nextId;
@@ -865,6 +872,7 @@ public final class Kernel implements PersistentStore {
         Handle outer = filling;
         filling = h; // the owner of the containers embedded in this record
         decodeDepth++;
+        int mark = readLog.size();
         boolean done = false;
         try {
             RecordDecoder decoder = new RecordDecoder(classes, resolve, strings);
@@ -884,6 +892,9 @@ public final class Kernel implements PersistentStore {
             throw fieldsFailed(p, id, e);
         } finally {
             filling = outer;
+            if (!done) {
+                undoRead(mark);
+            }
             endDecode(done);
         }
         for (int k = first; k <= last; k++) {
@@ -922,6 +933,7 @@ public final class Kernel implements PersistentStore {
         Handle outer = filling;
         filling = h;
         decodeDepth++;
+        int mark = readLog.size();
         boolean done = false;
         try {
             ByteIn in = new ByteIn(record, from, to);
@@ -956,6 +968,7 @@ public final class Kernel implements PersistentStore {
             }
             VarHandle.releaseFence(); // the fields are written before the state says so
             p.$perpetua$state(ObjectState.CLEAN);
+            readLog.add(h);
             done = true;
         } catch (ByteIn.MalformedRecord | ClassCastException e) {
             throw fieldsFailed(p, id, e);
@@ -963,7 +976,35 @@ public final class Kernel implements PersistentStore {
             filling = outer;
             fills--;
             fillRecords[fills] = null;
+            if (!done) {
+                undoRead(mark);
+                p.$perpetua$read(DEFAULTS); // what it read before failing: a getter takes a value as proof of a fill
+            }
             endDecode(done);
+        }
+    }
+
+    /**
+     * Undoes what a failed read did since {@code mark}: the containers it attached leave the
+     * table (one may be half read: the next read reads it anew), and the objects it filled go
+     * hollow again (one may hold such a container). Objects the program changed meanwhile keep
+     * their changes.
+     */
+    private void undoRead(int mark) {
+        for (int i = readLog.size() - 1; i >= mark; i--) {
+            Handle h = readLog.remove(i);
+            if (h instanceof ContainerHandle c) {
+                table.remove(c);
+                Handle owner = c.embedded ? table.get(c.ownerId) : null;
+                if (owner != null) {
+                    owner.unembed(c);
+                }
+            } else if (h.get() instanceof Persistent p && p.$perpetua$state() == ObjectState.CLEAN) {
+                p.$perpetua$state(ObjectState.HOLLOW);
+                VarHandle.releaseFence(); // hollow before its fields show defaults, which send a getter to load it
+                p.$perpetua$read(DEFAULTS);
+                h.lazy = null;
+            }
         }
     }
 
@@ -1025,7 +1066,11 @@ public final class Kernel implements PersistentStore {
         if (!done && inFlight != null) {
             inFlight.leftAReadUnfinished = true;
         }
-        if (--decodeDepth > 0 || unfilled.isEmpty()) {
+        if (--decodeDepth > 0) {
+            return;
+        }
+        readLog.clear();
+        if (unfilled.isEmpty()) {
             return;
         }
         RuntimeException first = null;
@@ -1110,6 +1155,7 @@ public final class Kernel implements PersistentStore {
                     + " which cannot be rebuilt with its identity");
         }
         decodeDepth++;
+        int mark = readLog.size();
         boolean done = false;
         try {
             ByteIn in = new ByteIn(record);
@@ -1119,11 +1165,11 @@ public final class Kernel implements PersistentStore {
             }
             ContainerHandle[] registered = new ContainerHandle[1];
             Object c = new RecordDecoder(classes, resolve, strings).reset(in, location, id)
-                    .container(d, early -> registered[0] = attachContainer(early, id, d));
+                    .container(d, early -> registered[0] = attachRead(early, id, d));
             if (!in.atEnd()) {
                 throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the contents");
             }
-            ContainerHandle h = registered[0] != null ? registered[0] : attachContainer(c, id, d);
+            ContainerHandle h = registered[0] != null ? registered[0] : attachRead(c, id, d);
             h.snapshot = snapshot(h, record);
             untouch(c); // filling it touched it
             h.rememberContents(c);
@@ -1133,8 +1179,18 @@ public final class Kernel implements PersistentStore {
             throw new CorruptStoreException(where(id), m.getMessage(), null);
         } finally {
             decoding.remove(id);
+            if (!done) {
+                undoRead(mark);
+            }
             endDecode(done);
         }
+    }
+
+    /** Attaches a container being read, noting it in {@link #readLog}. */
+    private ContainerHandle attachRead(Object c, long id, ClassDescriptor d) {
+        ContainerHandle h = attachContainer(c, id, d);
+        readLog.add(h);
+        return h;
     }
 
     /** Turns references met while decoding into objects. Runs under the kernel's lock. */
@@ -1173,8 +1229,8 @@ public final class Kernel implements PersistentStore {
                 return resident;
             }
             ContainerHandle[] registered = new ContainerHandle[1];
-            Object c = decoder.container(d, early -> registered[0] = attachContainer(early, id, d));
-            ContainerHandle h = registered[0] != null ? registered[0] : attachContainer(c, id, d);
+            Object c = decoder.container(d, early -> registered[0] = attachRead(early, id, d));
+            ContainerHandle h = registered[0] != null ? registered[0] : attachRead(c, id, d);
             h.snapshot = d.kind == Kind.ARRAY ? ContainerHandle.ARRAY_SNAPSHOT : Arrays.copyOfRange(in.buffer(), start, in.position());
             h.embedded = true;
             h.ownerId = filling.id();
