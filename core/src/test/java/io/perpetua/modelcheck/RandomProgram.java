@@ -2,6 +2,7 @@ package io.perpetua.modelcheck;
 
 import io.perpetua.NotPersistableException;
 import io.perpetua.PersistentStore;
+import io.perpetua.StorageException;
 
 import java.lang.reflect.Array;
 import java.time.DayOfWeek;
@@ -31,7 +32,8 @@ import java.util.function.Supplier;
  * (fields, arrays, lists, deques, sets, maps and records, changed in place or replaced, shared,
  * linked in cycles, made unreachable) and commits, aborts, closes and reopens the store, lets the JVM collect what it
  * does not hold (inside a transaction and between two), preloads, copies the store and collects
- * its garbage, at random. Every change is made twice: to the persistent objects, as an
+ * its garbage, at random; with {@link Faults}, the backend also fails reads and commits at
+ * random, and the program goes on from there. Every change is made twice: to the persistent objects, as an
  * application would (through {@link Classes}), and to a plain-Java model of them. After every
  * commit, abort and reopen, and at random points inside a transaction, the graph the store gives
  * back from its names is compared with the model: every value, and which objects, arrays and
@@ -82,6 +84,28 @@ public final class RandomProgram {
         void write(Object object, String field, Object value);
     }
 
+    /**
+     * A backend that fails when told to, as a disk or a network would: each failure is a
+     * {@code StorageException} from the backend, and changes nothing stored.
+     */
+    public interface Faults {
+        /** Opens the store at {@code uri} on a backend whose failures this controls. */
+        PersistentStore open(String uri);
+
+        /** Makes the {@code n}-th record read from now on fail, once ({@code n >= 1}). */
+        void failRead(int n);
+
+        /** Makes the next commit fail, before it writes anything. */
+        void failCommit();
+
+        /**
+         * Forgets a failure that did not happen yet.
+         *
+         * @return true if one had not happened (no read or commit reached the backend since)
+         */
+        boolean clear();
+    }
+
     private final long seed;
     private final SplittableRandom random;
     private final Classes classes;
@@ -93,6 +117,8 @@ public final class RandomProgram {
     private final Map<Class<?>, List<String>> fields;
     private final Map<Class<?>, List<String>> references;
     private final List<String> log = new ArrayList<>();
+    /** Makes the backend fail, or null. */
+    private final Faults faults;
     private PersistentStore store;
     /** The model's roots by name: as the transaction left them, and as last committed. */
     private Map<String, Object> working = new TreeMap<>();
@@ -106,6 +132,18 @@ public final class RandomProgram {
      * @param logged    how many of the last operations a failure lists
      */
     public RandomProgram(long seed, Classes classes, Supplier<String> newUri, boolean paranoid, int logged) {
+        this(seed, classes, newUri, paranoid, logged, null);
+    }
+
+    /**
+     * As {@link #RandomProgram(long, Classes, Supplier, boolean, int)}, with a backend that fails
+     * reads and commits when the program says.
+     *
+     * @param faults opens the program's store and makes its backend fail; null for none
+     */
+    public RandomProgram(long seed, Classes classes, Supplier<String> newUri, boolean paranoid, int logged,
+                         Faults faults) {
+        this.faults = faults;
         this.seed = seed;
         this.random = new SplittableRandom(seed);
         this.classes = Objects.requireNonNull(classes, "classes");
@@ -221,7 +259,7 @@ public final class RandomProgram {
 
     /** Runs {@code operations} random operations, then a last commit and reopen. */
     public void run(int operations) {
-        store = PersistentStore.open(uri);
+        store = open();
         try {
             store.beginTransaction();
             Pair root = newNode(2);
@@ -295,6 +333,12 @@ public final class RandomProgram {
             store.preload(name);
         } else if (r < 96) {
             poison();
+        } else if (r < 97 && faults != null) {
+            if (random.nextBoolean()) {
+                failRead();
+            } else {
+                failCommit();
+            }
         } else if (r < 98) {
             log.add("check");
             compare(working);
@@ -309,6 +353,60 @@ public final class RandomProgram {
     }
 
     // ---- operations -------------------------------------------------------------------
+
+    private PersistentStore open() {
+        return faults != null ? faults.open(uri) : PersistentStore.open(uri);
+    }
+
+    /**
+     * A read from the backend fails in the middle of a walk over the graph (or of a preload):
+     * what was read before stays, what the failed read had begun is undone, and the same walk
+     * then finds the graph as the model has it.
+     */
+    private void failRead() {
+        int n = 1 + random.nextInt(40);
+        boolean preload = random.nextInt(4) == 0;
+        log.add("fail read " + n + (preload ? " in a preload" : ""));
+        faults.failRead(n);
+        try {
+            if (preload) {
+                store.preload(pickName());
+            }
+            compare(working);
+        } catch (StorageException e) {
+            check(e.getMessage().contains("injected"), "the injected failure, not another one: " + e);
+        } finally {
+            faults.clear();
+        }
+        compare(working);
+    }
+
+    /**
+     * A commit fails in the backend: nothing is stored, the transaction and its changes stay, and
+     * a commit then stores them. A commit with nothing to write does not reach the backend.
+     */
+    private void failCommit() {
+        log.add("fail commit");
+        faults.failCommit();
+        boolean failed = false;
+        try {
+            store.commitTransaction();
+        } catch (StorageException e) {
+            check(e.getMessage().contains("injected"), "the injected failure, not another one: " + e);
+            failed = true;
+        }
+        if (faults.clear()) {
+            check(!failed, "a commit failed without reaching the backend");
+            committed = copy(working); // it had nothing to write
+            compare(committed);
+            store.beginTransaction();
+            return;
+        }
+        check(failed, "a commit the backend failed succeeded");
+        check(store.inTransaction(), "a failed commit leaves the transaction active");
+        compare(working);
+        commit();
+    }
 
     private void commit() {
         endByCommit();
@@ -325,7 +423,7 @@ public final class RandomProgram {
     private void reopen() {
         log.add("reopen");
         store.close();
-        store = PersistentStore.open(uri);
+        store = open();
         compare(committed);
         store.beginTransaction();
     }
