@@ -1,5 +1,6 @@
 package randomapp;
 
+import io.perpetua.modelcheck.FlakyBackendProvider;
 import io.perpetua.modelcheck.RandomProgram;
 import io.perpetua.runtime.Persistent;
 
@@ -13,7 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * prints its stack trace and exits with status 1.
  *
  * <p>Arguments: the folder, the store scheme ({@code rocksdb} or {@code file}), the first and
- * last seed, the operations per program.
+ * last seed, the operations per program, and optionally {@code faults}: the backend then fails
+ * reads and commits at random points ({@code flaky:}, from core's test jar).
  */
 public final class Main {
     private Main() {
@@ -25,12 +27,13 @@ public final class Main {
         long first = Long.parseLong(args[2]);
         long last = Long.parseLong(args[3]);
         int operations = Integer.parseInt(args[4]);
+        RandomProgram.Faults faults = args.length > 5 && args[5].equals("faults") ? FlakyBackendProvider.FAULTS : null;
         System.out.println("rewritten=" + (new Node("probe", 0) instanceof Persistent));
         AtomicInteger stores = new AtomicInteger();
         for (long seed = first; seed <= last; seed++) {
             try {
                 new RandomProgram(seed, new AppClasses(),
-                        () -> scheme + ":" + folder.resolve("store-" + stores.incrementAndGet()), false, 40)
+                        () -> scheme + ":" + folder.resolve("store-" + stores.incrementAndGet()), false, 40, faults)
                         .run(operations);
             } catch (Throwable e) {
                 e.printStackTrace();

@@ -4,8 +4,8 @@ import io.perpetua.PersistentStore;
 import io.perpetua.StorageException;
 import io.perpetua.runtime.ObjectState;
 import io.perpetua.spi.Backend;
-import io.perpetua.spi.BackendStatistics;
 import io.perpetua.spi.Backends;
+import io.perpetua.spi.ForwardingBackend;
 import io.perpetua.spi.WriteSet;
 import io.perpetua.testmodel.Node;
 import org.junit.jupiter.api.Test;
@@ -13,8 +13,6 @@ import org.junit.jupiter.api.Test;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.SortedMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -28,24 +26,12 @@ class CommitFailureTest {
      * Delegates to a real backend; fails commits while {@link #failing} is set. Not final: tests
      * override {@code read} to hand the kernel damaged records.
      */
-    static class FailingBackend implements Backend {
-        final Backend inner;
+    static class FailingBackend extends ForwardingBackend {
         boolean failing;
 
         FailingBackend(Backend inner) {
-            this.inner = inner;
+            super(inner);
         }
-
-        @Override public byte[] read(long id) { return inner.read(id); }
-        @Override public byte[][] readMany(long[] ids) { return inner.readMany(ids); }
-        @Override public long[] recordIds() { return inner.recordIds(); }
-        @Override public long lookup(String name) { return inner.lookup(name); }
-        @Override public SortedMap<String, Long> names() { return inner.names(); }
-        @Override public Map<Integer, byte[]> classDescriptors() { return inner.classDescriptors(); }
-        @Override public long allocateIds(int count) { return inner.allocateIds(count); }
-        @Override public BackendStatistics statistics() { return inner.statistics(); }
-        @Override public String location() { return inner.location(); }
-        @Override public void close() { inner.close(); }
 
         @Override
         public void commit(WriteSet writes) {

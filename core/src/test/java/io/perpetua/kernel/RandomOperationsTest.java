@@ -1,11 +1,7 @@
 package io.perpetua.kernel;
 
-import io.perpetua.PersistentStore;
-import io.perpetua.StorageException;
+import io.perpetua.modelcheck.FlakyBackendProvider;
 import io.perpetua.modelcheck.RandomProgram;
-import io.perpetua.spi.Backend;
-import io.perpetua.spi.Backends;
-import io.perpetua.spi.WriteSet;
 import io.perpetua.testmodel.Holder;
 import io.perpetua.testmodel.Leaf;
 import io.perpetua.testmodel.Node;
@@ -13,7 +9,6 @@ import io.perpetua.testmodel.Tag;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 
-import java.net.URI;
 import java.util.List;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
@@ -41,8 +36,9 @@ class RandomOperationsTest {
     }
 
     /**
-     * The same programs on a backend that fails reads and commits at random points: each
-     * failure is reported, loses nothing, and leaves nothing half read or half written.
+     * The same programs on a backend that fails reads and commits at random points
+     * ({@code flaky:}): each failure is reported, loses nothing, and leaves nothing half read or
+     * half written.
      */
     @TestFactory
     Stream<DynamicTest> randomProgramsGoOnAfterFailedReadsAndCommits() {
@@ -50,74 +46,7 @@ class RandomOperationsTest {
         return (only > 0 ? LongStream.of(only) : LongStream.rangeClosed(1001, 1000 + SEEDS / 2))
                 .mapToObj(seed -> DynamicTest.dynamicTest("seed " + seed, () -> new RandomProgram(seed,
                         new TestModel(), TestStores::newUri, Boolean.getBoolean("perpetua.random.paranoid"),
-                        Integer.getInteger("perpetua.random.log", 30), new Faults()).run(OPERATIONS)));
-    }
-
-    /** Opens stores on their real backend behind one that fails a read or a commit when told to. */
-    private static final class Faults implements RandomProgram.Faults {
-        /** Counts down the reads before the one that fails; 0 for none. */
-        private int readsLeft;
-        private boolean commitFails;
-
-        @Override
-        public PersistentStore open(String uri) {
-            return new Kernel(new Failing(Backends.open(URI.create(uri))));
-        }
-
-        @Override
-        public void failRead(int n) {
-            readsLeft = n;
-        }
-
-        @Override
-        public void failCommit() {
-            commitFails = true;
-        }
-
-        @Override
-        public boolean clear() {
-            boolean pending = readsLeft > 0 || commitFails;
-            readsLeft = 0;
-            commitFails = false;
-            return pending;
-        }
-
-        private void reading(int records) {
-            if (readsLeft > 0) {
-                readsLeft -= records;
-                if (readsLeft <= 0) {
-                    readsLeft = 0;
-                    throw new StorageException("injected read failure", null);
-                }
-            }
-        }
-
-        private final class Failing extends CommitFailureTest.FailingBackend {
-            Failing(Backend inner) {
-                super(inner);
-            }
-
-            @Override
-            public byte[] read(long id) {
-                reading(1);
-                return inner.read(id);
-            }
-
-            @Override
-            public byte[][] readMany(long[] ids) {
-                reading(ids.length);
-                return inner.readMany(ids);
-            }
-
-            @Override
-            public void commit(WriteSet writes) {
-                if (commitFails) {
-                    commitFails = false;
-                    throw new StorageException("injected commit failure", null);
-                }
-                inner.commit(writes);
-            }
-        }
+                        Integer.getInteger("perpetua.random.log", 30), FlakyBackendProvider.FAULTS).run(OPERATIONS)));
     }
 
     /** The hand-written test model, reached through its checked accessors. */

@@ -359,26 +359,54 @@ public final class RandomProgram {
     }
 
     /**
-     * A read from the backend fails in the middle of a walk over the graph (or of a preload):
-     * what was read before stays, what the failed read had begun is undone, and the same walk
-     * then finds the graph as the model has it.
+     * A read from the backend fails in the middle of a walk over the graph, a preload, a commit
+     * (which reads what it must rewrite and has not read) or a collection of the store's garbage
+     * (which reads every reachable record): what was read before stays, what the failed read had
+     * begun is undone, nothing stored is lost, and the program goes on.
      */
     private void failRead() {
         int n = 1 + random.nextInt(40);
-        boolean preload = random.nextInt(4) == 0;
-        log.add("fail read " + n + (preload ? " in a preload" : ""));
+        int what = random.nextInt(8);
+        if (what == 0) {
+            endByCommit();
+        }
+        log.add("fail read " + n + switch (what) {
+            case 0 -> " in collectGarbage";
+            case 1 -> " in a commit";
+            case 2, 3 -> " in a preload";
+            default -> " in a walk";
+        });
         faults.failRead(n);
+        boolean failed = false;
         try {
-            if (preload) {
-                store.preload(pickName());
+            switch (what) {
+                case 0 -> store.collectGarbage();
+                case 1 -> store.commitTransaction();
+                case 2, 3 -> store.preload(pickName());
+                default -> compare(working);
             }
-            compare(working);
         } catch (StorageException e) {
             check(e.getMessage().contains("injected"), "the injected failure, not another one: " + e);
+            failed = true;
         } finally {
             faults.clear();
         }
-        compare(working);
+        if (what == 0) {
+            compare(committed);
+            store.collectGarbage();
+            compare(committed);
+            store.beginTransaction();
+        } else if (what == 1 && !failed) {
+            committed = copy(working);
+            compare(committed);
+            store.beginTransaction();
+        } else if (what == 1) {
+            check(store.inTransaction(), "a failed commit leaves the transaction active");
+            compare(working);
+            commit();
+        } else {
+            compare(working);
+        }
     }
 
     /**
