@@ -317,6 +317,45 @@ class InPlaceChangesTest {
     }
 
     /** Runs the collector until the object is gone; fails rather than let a test pass without it. */
+    /**
+     * Enough resident arrays for the commit to compare them on two threads (ContainerScan), with
+     * changes spread over every chunk, the first and last array included: each is saved, and
+     * nothing else is.
+     */
+    @Test
+    void changesAmongManyResidentArraysAreAllSaved() {
+        int n = 20_000;
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] arrays = new Object[n];
+            for (int i = 0; i < n; i++) {
+                arrays[i] = new int[] {i};
+            }
+            Node root = new Node("root");
+            root.any(arrays);
+            store.inTransaction(() -> store.persist(root, "root"));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] arrays = (Object[]) store.fetch("root", Node.class).any();
+            store.inTransaction(() -> {
+                for (int i = 0; i < n; i += 997) {
+                    ((int[]) arrays[i])[0] = -i - 2;
+                }
+                ((int[]) arrays[n - 1])[0] = -1;
+            });
+            long written = store.statistics().recordsWritten();
+            store.inTransaction(() -> { });
+            assertEquals(written, store.statistics().recordsWritten(), "a commit with no change writes nothing");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] arrays = (Object[]) store.fetch("root", Node.class).any();
+            for (int i = 0; i < n; i++) {
+                int expected = i == n - 1 ? -1 : i % 997 == 0 ? -i - 2 : i;
+                assertEquals(expected, ((int[]) arrays[i])[0], "array " + i);
+            }
+        }
+    }
+
     private static void collect(WeakReference<?> ref) throws InterruptedException {
         TestStores.awaitCollected(ref);
         assertNull(ref.get(), "the object was collected");
