@@ -4,7 +4,9 @@ import io.perpetua.kernel.ClassDescriptor.Kind;
 
 import java.util.Arrays;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 
@@ -25,13 +27,23 @@ final class ContainerScan {
     private static final int CHUNK = 2048;
     /** Below this many containers one thread scans them all: waking the helper costs more than it saves. */
     private static final int SHARED_FROM = 4 * CHUNK;
-    /** The helper, shared by every store of the JVM; null on a single processor. */
-    private static final Executor HELPER = Runtime.getRuntime().availableProcessors() < 2 ? null
-            : Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, "perpetua-container-scan");
-                t.setDaemon(true);
-                return t;
-            });
+    /**
+     * The helper, shared by every store of the JVM; null on a single processor. Its thread
+     * ends after a few idle seconds, so that an idle JVM keeps no thread of Perpetua's (nor the
+     * class loader that loaded it, in an application server).
+     */
+    private static final Executor HELPER = Runtime.getRuntime().availableProcessors() < 2 ? null : helper();
+
+    private static ThreadPoolExecutor helper() {
+        ThreadPoolExecutor helper = new ThreadPoolExecutor(1, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
+            Thread t = new Thread(r, "perpetua-container-scan");
+            t.setDaemon(true);
+            t.setContextClassLoader(null);
+            return t;
+        });
+        helper.allowCoreThreadTimeOut(true);
+        return helper;
+    }
 
     private final ObjectTable table;
     private final int count;
