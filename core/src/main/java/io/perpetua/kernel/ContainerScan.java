@@ -17,10 +17,10 @@ import java.util.function.IntConsumer;
  * <p>The scan is bound by cache misses (a handle, its container, the handles of the elements),
  * not by work. Over many containers, a helper thread takes chunks of them too, so that the
  * misses of two cores overlap: a read-only commit over the 40,000 arrays of OO1 small, all
- * resident, went from 0.82-0.91 ms to 0.50 ms on two cores. The committing thread never waits for the helper to start: it
- * takes chunks until none is left, then waits only for the chunks the helper took. Both only
- * read: the committing thread holds the kernel's lock, so the table does not change meanwhile.
- * One object per scan; not reusable.
+ * resident, went from 0.82-0.91 ms to 0.50 ms on two cores. The committing thread never waits
+ * for the helper to start: it takes chunks until none is left, then waits only for the chunks
+ * the helper took. Both only read: the committing thread holds the kernel's lock, so the table
+ * does not change meanwhile. One object per scan; not reusable.
  */
 final class ContainerScan {
     /** Containers per chunk. */
