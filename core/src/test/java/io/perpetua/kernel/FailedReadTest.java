@@ -3,6 +3,7 @@ package io.perpetua.kernel;
 import io.perpetua.PersistentStore;
 import io.perpetua.StorageException;
 import io.perpetua.spi.Backends;
+import io.perpetua.spi.ForwardingBackend;
 import io.perpetua.testmodel.Keyed;
 import io.perpetua.testmodel.KeyedNode;
 import io.perpetua.testmodel.Node;
@@ -37,7 +38,7 @@ class FailedReadTest {
     private static final String FAILS = "FAILS-TO-READ";
 
     /** Fails, once, the first read after {@link #arm} of a record that holds the string {@link #FAILS}. */
-    static final class FlakyReads extends CommitFailureTest.FailingBackend {
+    static final class FlakyReads extends ForwardingBackend {
         private static final byte[] MARK = FAILS.getBytes(StandardCharsets.US_ASCII);
         private boolean armed;
         int failures;

@@ -28,11 +28,7 @@ class RandomOperationsTest {
 
     @TestFactory
     Stream<DynamicTest> randomProgramsLeaveTheStoreAsTheModelSays() {
-        long only = Long.getLong("perpetua.random.seed", 0);
-        return (only > 0 ? LongStream.of(only) : LongStream.rangeClosed(1, SEEDS))
-                .mapToObj(seed -> DynamicTest.dynamicTest("seed " + seed, () -> new RandomProgram(seed,
-                        new TestModel(), TestStores::newUri, Boolean.getBoolean("perpetua.random.paranoid"),
-                        Integer.getInteger("perpetua.random.log", 30)).run(OPERATIONS)));
+        return programs(1, SEEDS, null);
     }
 
     /**
@@ -42,11 +38,16 @@ class RandomOperationsTest {
      */
     @TestFactory
     Stream<DynamicTest> randomProgramsGoOnAfterFailedReadsAndCommits() {
+        return programs(1001, SEEDS / 2, FlakyBackendProvider.FAULTS);
+    }
+
+    /** @return {@code count} programs from seed {@code first}, or the one {@code -Dperpetua.random.seed} names */
+    private static Stream<DynamicTest> programs(long first, int count, RandomProgram.Faults faults) {
         long only = Long.getLong("perpetua.random.seed", 0);
-        return (only > 0 ? LongStream.of(only) : LongStream.rangeClosed(1001, 1000 + SEEDS / 2))
+        return (only > 0 ? LongStream.of(only) : LongStream.range(first, first + count))
                 .mapToObj(seed -> DynamicTest.dynamicTest("seed " + seed, () -> new RandomProgram(seed,
                         new TestModel(), TestStores::newUri, Boolean.getBoolean("perpetua.random.paranoid"),
-                        Integer.getInteger("perpetua.random.log", 30), FlakyBackendProvider.FAULTS).run(OPERATIONS)));
+                        Integer.getInteger("perpetua.random.log", 30), faults).run(OPERATIONS)));
     }
 
     /** The hand-written test model, reached through its checked accessors. */
