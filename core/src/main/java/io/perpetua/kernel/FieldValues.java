@@ -48,6 +48,11 @@ final class FieldValues implements RecordWriter, RecordReader {
         return this;
     }
 
+    /** @return how many values {@link #next} has served since the last {@link #replay} */
+    int served() {
+        return next;
+    }
+
     /** @return the next value, boxed */
     Object next() {
         if (next >= count) {

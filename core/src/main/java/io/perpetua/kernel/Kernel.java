@@ -889,7 +889,7 @@ public final class Kernel implements PersistentStore {
             }
             done = true;
         } catch (ByteIn.MalformedRecord | ClassCastException e) {
-            throw fieldsFailed(p, id, e);
+            throw fieldsFailed(p, id, e, info, values);
         } finally {
             filling = outer;
             if (!done) {
@@ -935,10 +935,12 @@ public final class Kernel implements PersistentStore {
         decodeDepth++;
         int mark = readLog.size();
         boolean done = false;
+        ClassInfo info = null;
+        RecordReader reader = null;
         try {
             ByteIn in = new ByteIn(record, from, to);
             ClassDescriptor stored = classes.byId(in.readVarInt(), location, id);
-            ClassInfo info = classes.info(p.getClass());
+            info = classes.info(p.getClass());
             // the same descriptor (the usual case) needs no comparison of class names
             if (stored != info.descriptor
                     && (stored.kind != Kind.OBJECT || !stored.className.equals(p.getClass().getName()))) {
@@ -950,7 +952,7 @@ public final class Kernel implements PersistentStore {
             if (current && info.lazyMarkers != null && !preloading) {
                 decoder.leaveArraysLazy(info.lazyMarkers);
             }
-            RecordReader reader = current ? decoder : decoder.evolved(stored, info.descriptor);
+            reader = current ? decoder : decoder.evolved(stored, info.descriptor);
             if (!current) {
                 VarHandle.releaseFence(); // the values, decoded up front, are complete before the fields show them
             }
@@ -971,7 +973,7 @@ public final class Kernel implements PersistentStore {
             readLog.add(h);
             done = true;
         } catch (ByteIn.MalformedRecord | ClassCastException e) {
-            throw fieldsFailed(p, id, e);
+            throw fieldsFailed(p, id, e, info, reader);
         } finally {
             filling = outer;
             fills--;
@@ -1112,13 +1114,41 @@ public final class Kernel implements PersistentStore {
         untouch(container);
     }
 
-    /** @return the error for a record whose fields cannot be read into the object: corrupt, or no longer fitting */
-    private PersistentStoreException fieldsFailed(Persistent p, long id, RuntimeException e) {
+    /**
+     * @param info the object's class, or null if the failure came before it was known
+     * @param reader what served the object's codec, or null if the failure came before it ran
+     * @return the error for a record whose fields cannot be read into the object: corrupt, or a
+     *         stored value that no longer fits its field (a reference field whose declared type
+     *         changed), naming the field
+     */
+    private PersistentStoreException fieldsFailed(Persistent p, long id, RuntimeException e,
+                                                  ClassInfo info, RecordReader reader) {
         if (e instanceof ByteIn.MalformedRecord) {
             return new CorruptStoreException(where(id), e.getMessage(), null);
         }
-        return new IncompatibleClassChangeException(p.getClass().getName(), null,
-                "a stored value no longer fits the type of its field (" + e.getMessage() + ")", e);
+        // The codec casts each reference right after reading it: the field at fault is the last one read.
+        ClassDescriptor.Field field = info == null ? null : lastFieldRead(info.descriptor, reader);
+        String detail = "a stored value no longer fits the type of its field (" + e.getMessage() + ")";
+        return field == null
+                ? new IncompatibleClassChangeException(p.getClass().getName(), null, detail, e)
+                : new IncompatibleClassChangeException(field.owner(), field.name(), detail, e);
+    }
+
+    /** @return the field of this layout that {@code reader} served last, or null if none or unknown */
+    private static ClassDescriptor.Field lastFieldRead(ClassDescriptor layout, RecordReader reader) {
+        if (reader instanceof FieldValues values) {
+            int at = values.served() - 1;
+            return at >= 0 && at < layout.fields.size() ? layout.fields.get(at) : null;
+        }
+        if (reader instanceof RecordDecoder decoder) {
+            int ordinal = decoder.referencesRead() - 1; // among the reference fields
+            for (ClassDescriptor.Field f : layout.fields) {
+                if (f.type() == 'L' && ordinal-- == 0) {
+                    return f;
+                }
+            }
+        }
+        return null;
     }
 
     private Persistent newShell(ClassDescriptor d, long id) {

@@ -88,6 +88,7 @@ final class RecordDecoder implements RecordReader {
     private Object[] lazyMarkers;
     /** Where each lazy field's value starts, by reference-field ordinal; null until one is left lazy. */
     private int[] lazyAt;
+    /** Reference fields read through {@link #readObject} since the last {@link #reset} or {@link #leaveArraysLazy}. */
     private int refOrdinal;
 
     /** @param strings the kernel's shared short strings, or null to decode every string anew */
@@ -102,7 +103,13 @@ final class RecordDecoder implements RecordReader {
         this.in = in;
         this.location = location;
         this.objectId = objectId;
+        this.refOrdinal = 0;
         return this;
+    }
+
+    /** @return how many reference fields {@link #readObject} has served since the last {@link #reset} */
+    int referencesRead() {
+        return refOrdinal;
     }
 
     ByteIn in() {
@@ -173,8 +180,8 @@ final class RecordDecoder implements RecordReader {
     @Override
     public Object readObject() {
         Object[] markers = lazyMarkers;
+        int k = refOrdinal++;
         if (markers != null) {
-            int k = refOrdinal++;
             int start = in.position();
             if (k < markers.length && markers[k] != null && stepOverContainer(in)) {
                 if (lazyAt == null) {

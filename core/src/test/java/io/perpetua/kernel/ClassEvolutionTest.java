@@ -73,6 +73,40 @@ class ClassEvolutionTest {
     }
 
     @Test
+    void aReferenceFieldWhoseStoredValueNoLongerFitsIsAClearErrorNamingTheField() throws Exception {
+        String uri = TestStores.newUri();
+        ClassLoader v1 = compile("v1", Map.of("count", "int", "label", "String", "note", "String"), "");
+        withLoader(v1, () -> store(uri, v1, item -> {
+            set(item, "count", 3);
+            set(item, "label", "old");
+            set(item, "note", "kept");
+        }));
+        // the same layout (three fields of the same kinds): the record is read as it is
+        ClassLoader sameLayout = compile("v2", Map.of("count", "int", "label", "Integer", "note", "String"), "");
+        // a field added too: the record is read through the older layout
+        ClassLoader evolved = compile("v3", Map.of("count", "int", "label", "Integer", "note", "String", "added", "long"), "");
+        for (ClassLoader v2 : List.of(sameLayout, evolved)) {
+            withLoader(v2, () -> {
+                try (PersistentStore store = TestStores.open(uri)) {
+                    IncompatibleClassChangeException e = assertThrows(IncompatibleClassChangeException.class,
+                            () -> describe(store.fetch("item")));
+                    assertEquals("evo.Item", e.className());
+                    assertEquals("label", e.fieldName(), e.getMessage());
+                    assertTrue(e.getMessage().contains("java.lang.String") && e.getMessage().contains("java.lang.Integer"),
+                            e.getMessage());
+                }
+                return null;
+            });
+        }
+        withLoader(v1, () -> { // nothing was lost
+            try (PersistentStore store = TestStores.open(uri)) {
+                assertEquals("count=3,label=old,note=kept", describe(store.fetch("item")));
+            }
+            return null;
+        });
+    }
+
+    @Test
     void aClassThatIsGoneIsAClearError() throws Exception {
         String uri = TestStores.newUri();
         ClassLoader v1 = compile("v1", Map.of("count", "int"), "");

@@ -1,0 +1,159 @@
+package io.perpetua.agent;
+
+import io.perpetua.agent.ForkedJvm.Run;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static io.perpetua.agent.ForkedJvm.AGENT;
+import static io.perpetua.agent.ForkedJvm.JDK17;
+import static io.perpetua.agent.ForkedJvm.agent;
+import static io.perpetua.agent.ForkedJvm.jarOnTestClassPath;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * An application upgrade, as users meet it: version 1 of a program, run with the real
+ * {@code -javaagent}, stores objects in the embedded default store (RocksDB, a path with no
+ * scheme); later versions of the same class, compiled anew and run in new JVMs, read them. An
+ * added field reads as its default and a removed one is dropped; a field whose stored value no
+ * longer fits (an {@code int} become a {@code long}, a {@code String} become an
+ * {@code Integer}) is an error naming the class and the field, and the store loses nothing.
+ */
+class ClassEvolutionIT {
+    /** The program: {@code build} stores two linked items, {@code read} prints them, {@code bump} sets a field and commits. */
+    private static final String MAIN = """
+            package shop;
+            import io.perpetua.IncompatibleClassChangeException;
+            import io.perpetua.PersistentStore;
+            public class Main {
+                public static void main(String[] args) {
+                    try (PersistentStore store = PersistentStore.open(java.nio.file.Path.of(args[1]))) {
+                        switch (args[0]) {
+                            case "build" -> {
+                                store.beginTransaction();
+                                store.persist(Item.build(), "item");
+                                store.commitTransaction();
+                            }
+                            case "read" -> System.out.println(store.fetch("item", Item.class).describe());
+                            case "bump" -> {
+                                store.beginTransaction();
+                                store.fetch("item", Item.class).bump();
+                                store.commitTransaction();
+                            }
+                            default -> throw new IllegalArgumentException(args[0]);
+                        }
+                    } catch (IncompatibleClassChangeException e) {
+                        System.out.println("incompatible " + e.className() + " " + e.fieldName());
+                        System.exit(3);
+                    }
+                }
+            }
+            """;
+
+    private static final String V1 = """
+            package shop;
+            import java.util.ArrayList;
+            import java.util.List;
+            public class Item {
+                int count;
+                String label;
+                String note;
+                List<String> tags = new ArrayList<>();
+                Item next;
+                static Item build() {
+                    Item a = new Item();
+                    a.count = 3;
+                    a.label = "first";
+                    a.note = "dropped in v2";
+                    a.tags.add("red");
+                    a.next = new Item();
+                    a.next.count = 4;
+                    a.next.label = "second";
+                    return a;
+                }
+                void bump() { count++; }
+                String describe() {
+                    return count + " " + label + " " + note + " " + tags + " -> " + next.count + " " + next.label;
+                }
+            }
+            """;
+
+    /** Version 2: {@code note} removed, {@code added} added. */
+    private static final String V2 = """
+            package shop;
+            import java.util.ArrayList;
+            import java.util.List;
+            public class Item {
+                long added;
+                int count;
+                String label;
+                List<String> tags = new ArrayList<>();
+                Item next;
+                static Item build() { throw new UnsupportedOperationException(); }
+                void bump() { added += 10; next.added += 20; }
+                String describe() {
+                    return count + " " + label + " " + tags + " " + added + " -> " + next.count + " " + next.label + " " + next.added;
+                }
+            }
+            """;
+
+    @Test
+    void fieldsAddedAndRemovedEvolveAndIncompatibleChangesNameTheFieldAndLoseNothing(@TempDir Path dir) throws Exception {
+        String store = dir.resolve("store").toString();
+        Path v1 = compile(dir, "v1", V1);
+        Path v2 = compile(dir, "v2", V2);
+        Path countIsLong = compile(dir, "count-long", V2.replace("int count;", "long count;"));
+        Path labelIsInteger = compile(dir, "label-integer", V2.replace("String label;", "Integer label;"));
+
+        assertOut("", run(v1, "build", store));
+        assertOut("3 first dropped in v2 [red] -> 4 second\n", run(v1, "read", store));
+
+        assertOut("3 first [red] 0 -> 4 second 0\n", run(v2, "read", store));
+        assertOut("", run(v2, "bump", store)); // written back under version 2's layout
+        assertOut("3 first [red] 10 -> 4 second 20\n", run(v2, "read", store));
+
+        Run kind = run(countIsLong, "read", store);
+        assertEquals(3, kind.exit(), kind::toString);
+        assertEquals("incompatible shop.Item count\n", kind.out(), kind::toString);
+        Run type = run(labelIsInteger, "read", store);
+        assertEquals(3, type.exit(), type::toString);
+        assertEquals("incompatible shop.Item label\n", type.out(), type::toString);
+
+        assertOut("3 first [red] 10 -> 4 second 20\n", run(v2, "read", store)); // nothing lost
+    }
+
+    private static void assertOut(String expected, Run run) {
+        assertEquals(0, run.exit(), run::toString);
+        assertEquals(expected, run.out(), run::toString);
+    }
+
+    private static Run run(Path classes, String mode, String store) throws Exception {
+        String cp = String.join(File.pathSeparator, classes.toString(), jarOnTestClassPath("perpetua-store-rocksdb"),
+                jarOnTestClassPath("rocksdbjni"));
+        return ForkedJvm.java(JDK17, List.of(agent("failFast")), cp, 180, "shop.Main", mode, store);
+    }
+
+    /** Compiles one version of {@code shop.Item} with the program, against the API in the agent jar. */
+    private static Path compile(Path dir, String version, String item) throws Exception {
+        Path src = dir.resolve(version + "-src/shop");
+        Files.createDirectories(src);
+        Files.writeString(src.resolve("Item.java"), item);
+        Files.writeString(src.resolve("Main.java"), MAIN);
+        Path out = dir.resolve(version + "-classes");
+        List<String> cmd = new ArrayList<>(List.of(JDK17.resolve("bin/javac").toString(), "--release", "17",
+                "-cp", AGENT.toString(), "-d", out.toString(),
+                src.resolve("Item.java").toString(), src.resolve("Main.java").toString()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes());
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "javac finished");
+        assertEquals(0, p.exitValue(), output);
+        return out;
+    }
+}
