@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * scheme); later versions of the same class, compiled anew and run in new JVMs, read them. An
  * added field reads as its default and a removed one is dropped; a field whose stored value no
  * longer fits (an {@code int} become a {@code long}, a {@code String} become an
- * {@code Integer}) is an error naming the class and the field, and the store loses nothing.
+ * {@code Integer}, a {@code String[]} an {@code Integer[]}) is an error naming the class and the
+ * field, and the store loses nothing.
  */
 class ClassEvolutionIT {
     /** The program: {@code build} stores two linked items, {@code read} prints them, {@code bump} sets a field and commits. */
@@ -66,6 +67,7 @@ class ClassEvolutionIT {
                 String label;
                 String note;
                 List<String> tags = new ArrayList<>();
+                String[] codes = {"x", "y"};
                 Item next;
                 static Item build() {
                     Item a = new Item();
@@ -80,7 +82,7 @@ class ClassEvolutionIT {
                 }
                 void bump() { count++; }
                 String describe() {
-                    return count + " " + label + " " + note + " " + tags + " -> " + next.count + " " + next.label;
+                    return count + " " + label + " " + note + " " + tags + " " + String.join("", codes) + " -> " + next.count + " " + next.label;
                 }
             }
             """;
@@ -95,11 +97,12 @@ class ClassEvolutionIT {
                 int count;
                 String label;
                 List<String> tags = new ArrayList<>();
+                String[] codes;
                 Item next;
                 static Item build() { throw new UnsupportedOperationException(); }
                 void bump() { added += 10; next.added += 20; }
                 String describe() {
-                    return count + " " + label + " " + tags + " " + added + " -> " + next.count + " " + next.label + " " + next.added;
+                    return count + " " + label + " " + tags + " " + codes.length + " " + added + " -> " + next.count + " " + next.label + " " + next.added;
                 }
             }
             """;
@@ -111,13 +114,14 @@ class ClassEvolutionIT {
         Path v2 = compile(dir, "v2", V2);
         Path countIsLong = compile(dir, "count-long", V2.replace("int count;", "long count;"));
         Path labelIsInteger = compile(dir, "label-integer", V2.replace("String label;", "Integer label;"));
+        Path codesAreIntegers = compile(dir, "codes-integers", V2.replace("String[] codes;", "Integer[] codes;"));
 
         assertOut("", run(v1, "build", store));
-        assertOut("3 first dropped in v2 [red] -> 4 second\n", run(v1, "read", store));
+        assertOut("3 first dropped in v2 [red] xy -> 4 second\n", run(v1, "read", store));
 
-        assertOut("3 first [red] 0 -> 4 second 0\n", run(v2, "read", store));
+        assertOut("3 first [red] 2 0 -> 4 second 0\n", run(v2, "read", store));
         assertOut("", run(v2, "bump", store)); // written back under version 2's layout
-        assertOut("3 first [red] 10 -> 4 second 20\n", run(v2, "read", store));
+        assertOut("3 first [red] 2 10 -> 4 second 20\n", run(v2, "read", store));
 
         Run kind = run(countIsLong, "read", store);
         assertEquals(3, kind.exit(), kind::toString);
@@ -125,8 +129,11 @@ class ClassEvolutionIT {
         Run type = run(labelIsInteger, "read", store);
         assertEquals(3, type.exit(), type::toString);
         assertEquals("incompatible shop.Item label\n", type.out(), type::toString);
+        Run array = run(codesAreIntegers, "read", store); // an array field, read lazily on first touch
+        assertEquals(3, array.exit(), array::toString);
+        assertEquals("incompatible shop.Item codes\n", array.out(), array::toString);
 
-        assertOut("3 first [red] 10 -> 4 second 20\n", run(v2, "read", store)); // nothing lost
+        assertOut("3 first [red] 2 10 -> 4 second 20\n", run(v2, "read", store)); // nothing lost
     }
 
     private static void assertOut(String expected, Run run) {
