@@ -5,8 +5,9 @@ package io.perpetua;
  * changed its kind (a primitive type to another, or a primitive to a reference), a reference
  * field's type changed so that a stored value no longer fits it (a {@code String} field become
  * an {@code Integer} one), or the class itself can no longer be found. Added fields (they take
- * their default value) and removed fields (they are dropped) are not errors. The object read is
- * left as it was (hollow) and the store is not changed.
+ * their default value), removed fields (they are dropped) and fields moved within the class
+ * hierarchy (they keep their value) are not errors. The object read is left as it was (hollow)
+ * and the store is not changed.
  */
 public class IncompatibleClassChangeException extends PersistentStoreException {
     private static final long serialVersionUID = 1L;

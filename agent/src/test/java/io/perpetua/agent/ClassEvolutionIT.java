@@ -22,7 +22,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * An application upgrade, as users meet it: version 1 of a program, run with the real
  * {@code -javaagent}, stores objects in the embedded default store (RocksDB, a path with no
  * scheme); later versions of the same class, compiled anew and run in new JVMs, read them. An
- * added field reads as its default and a removed one is dropped; a field whose stored value no
+ * added field reads as its default and a removed one is dropped; fields pulled up into a new
+ * superclass, and pushed down again, keep their values; a field whose stored value no
  * longer fits (an {@code int} become a {@code long}, a {@code String} become an
  * {@code Integer}, a {@code String[]} an {@code Integer[]}) is an error naming the class and the
  * field, and the store loses nothing.
@@ -115,6 +116,10 @@ class ClassEvolutionIT {
         Path countIsLong = compile(dir, "count-long", V2.replace("int count;", "long count;"));
         Path labelIsInteger = compile(dir, "label-integer", V2.replace("String label;", "Integer label;"));
         Path codesAreIntegers = compile(dir, "codes-integers", V2.replace("String[] codes;", "Integer[] codes;"));
+        // count and label pulled up into a new superclass: their values follow them
+        Path pulledUp = compile(dir, "pulled-up", V2.replace("public class Item {", "public class Item extends Base {")
+                .replace("int count;", "").replace("String label;", ""),
+                "package shop; public class Base { int count; String label; }");
 
         assertOut("", run(v1, "build", store));
         assertOut("3 first dropped in v2 [red] xy -> 4 second\n", run(v1, "read", store));
@@ -134,6 +139,11 @@ class ClassEvolutionIT {
         assertEquals("incompatible shop.Item codes\n", array.out(), array::toString);
 
         assertOut("3 first [red] 2 10 -> 4 second 20\n", run(v2, "read", store)); // nothing lost
+
+        assertOut("3 first [red] 2 10 -> 4 second 20\n", run(pulledUp, "read", store));
+        assertOut("", run(pulledUp, "bump", store)); // written back with the fields in Base
+        assertOut("3 first [red] 2 20 -> 4 second 40\n", run(pulledUp, "read", store));
+        assertOut("3 first [red] 2 20 -> 4 second 40\n", run(v2, "read", store)); // and pushed down again
     }
 
     private static void assertOut(String expected, Run run) {
@@ -147,8 +157,11 @@ class ClassEvolutionIT {
         return ForkedJvm.java(JDK17, List.of(agent("failFast")), cp, 180, "shop.Main", mode, store);
     }
 
-    /** Compiles one version of {@code shop.Item} with the program, against the API in the agent jar. */
-    private static Path compile(Path dir, String version, String item) throws Exception {
+    /**
+     * Compiles one version of {@code shop.Item} with the program, against the API in the agent
+     * jar, and a superclass {@code shop.Base} if one is given.
+     */
+    private static Path compile(Path dir, String version, String item, String... base) throws Exception {
         Path src = dir.resolve(version + "-src/shop");
         Files.createDirectories(src);
         Files.writeString(src.resolve("Item.java"), item);
@@ -157,6 +170,10 @@ class ClassEvolutionIT {
         List<String> cmd = new ArrayList<>(List.of(JDK17.resolve("bin/javac").toString(), "--release", "17",
                 "-cp", AGENT.toString(), "-d", out.toString(),
                 src.resolve("Item.java").toString(), src.resolve("Main.java").toString()));
+        for (String b : base) {
+            Files.writeString(src.resolve("Base.java"), b);
+            cmd.add(src.resolve("Base.java").toString());
+        }
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes());
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "javac finished");

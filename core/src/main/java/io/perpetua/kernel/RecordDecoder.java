@@ -238,30 +238,82 @@ final class RecordDecoder implements RecordReader {
 
     /**
      * @return a reader that serves the fields of {@code current} from a record written under
-     *         {@code stored}: added fields read as their default, removed ones are dropped
-     * @throws IncompatibleClassChangeException if a field kept its name but changed its kind
+     *         {@code stored}: a field is matched by its declaring class and name, or, if it moved
+     *         to another class of the object's hierarchy (a field pulled up or pushed down), by
+     *         its name alone when exactly one unmatched stored field and one unmatched current
+     *         field have that name; added fields read as their default, removed ones are dropped
+     * @throws IncompatibleClassChangeException if a matched field changed its kind
      */
     FieldValues evolved(ClassDescriptor stored, ClassDescriptor current) {
-        Map<String, Object> values = new HashMap<>();
-        Map<String, Character> types = new HashMap<>();
-        for (ClassDescriptor.Field f : stored.fields) {
-            values.put(f.qualifiedName(), field(f.type()));
-            types.put(f.qualifiedName(), f.type());
+        Object[] values = new Object[stored.fields.size()];
+        Map<String, Integer> storedAt = new HashMap<>();
+        for (int j = 0; j < values.length; j++) {
+            ClassDescriptor.Field f = stored.fields.get(j);
+            values[j] = field(f.type());
+            storedAt.put(f.qualifiedName(), j);
         }
-        Object[] served = new Object[current.fields.size()];
-        for (int i = 0; i < served.length; i++) {
-            ClassDescriptor.Field f = current.fields.get(i);
-            Character was = types.get(f.qualifiedName());
-            if (was == null) {
-                served[i] = defaultValue(f.type());
-            } else if (was != f.type()) {
-                throw new IncompatibleClassChangeException(current.className, f.name(),
-                        "it was stored as " + typeName(was) + " and is now " + typeName(f.type()));
-            } else {
-                served[i] = values.get(f.qualifiedName());
+        int[] source = new int[current.fields.size()]; // by current field: the stored field's index, or -1
+        boolean[] matched = new boolean[values.length];
+        for (int i = 0; i < source.length; i++) {
+            Integer j = storedAt.get(current.fields.get(i).qualifiedName());
+            source[i] = j == null ? -1 : j;
+            if (j != null) {
+                matched[j] = true;
             }
         }
+        for (int i = 0; i < source.length; i++) {
+            if (source[i] < 0) {
+                String name = current.fields.get(i).name();
+                int j = onlyUnmatched(stored.fields, matched, name);
+                if (j >= 0 && onlyUnmatched(current.fields, source, name) == i) {
+                    source[i] = j;
+                    matched[j] = true;
+                }
+            }
+        }
+        Object[] served = new Object[source.length];
+        for (int i = 0; i < served.length; i++) {
+            ClassDescriptor.Field f = current.fields.get(i);
+            if (source[i] < 0) {
+                served[i] = defaultValue(f.type());
+                continue;
+            }
+            char was = stored.fields.get(source[i]).type();
+            if (was != f.type()) {
+                throw new IncompatibleClassChangeException(f.owner(), f.name(),
+                        "it was stored as " + typeName(was) + " and is now " + typeName(f.type()));
+            }
+            served[i] = values[source[i]];
+        }
         return new FieldValues(served);
+    }
+
+    /** @return the index of the one stored field named {@code name} not matched yet, or -1 if none or several */
+    private static int onlyUnmatched(List<ClassDescriptor.Field> fields, boolean[] matched, String name) {
+        int found = -1;
+        for (int j = 0; j < fields.size(); j++) {
+            if (!matched[j] && fields.get(j).name().equals(name)) {
+                if (found >= 0) {
+                    return -1;
+                }
+                found = j;
+            }
+        }
+        return found;
+    }
+
+    /** @return the index of the one current field named {@code name} with no stored field yet, or -1 if none or several */
+    private static int onlyUnmatched(List<ClassDescriptor.Field> fields, int[] source, String name) {
+        int found = -1;
+        for (int i = 0; i < fields.size(); i++) {
+            if (source[i] < 0 && fields.get(i).name().equals(name)) {
+                if (found >= 0) {
+                    return -1;
+                }
+                found = i;
+            }
+        }
+        return found;
     }
 
     static Object defaultValue(char type) {

@@ -1,0 +1,91 @@
+package io.perpetua.kernel;
+
+import io.perpetua.IncompatibleClassChangeException;
+import io.perpetua.kernel.ClassDescriptor.Field;
+import io.perpetua.kernel.ClassDescriptor.Kind;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+/**
+ * How a record written under an older layout is matched to the class's current fields
+ * ({@link RecordDecoder#evolved}): by declaring class and name, then, for a field that moved
+ * within the hierarchy, by name alone when that is unambiguous. (An upgrade in forked JVMs with
+ * the real agent: the agent's {@code ClassEvolutionIT}.)
+ */
+class FieldMatchingTest {
+    @Test
+    void aFieldIsMatchedByItsDeclaringClassAndName() {
+        assertEquals(List.of(2, 0), served(List.of(f("Item", "b", 1), f("Item", "a", 2)),
+                List.of(f("Item", "a"), f("Item", "c"))));
+    }
+
+    @Test
+    void aFieldPulledUpOrPushedDownKeepsItsValue() {
+        assertEquals(List.of(1, 2), served(List.of(f("Item", "a", 1), f("Item", "b", 2)),
+                List.of(f("Base", "a"), f("Item", "b"))));
+        assertEquals(List.of(1), served(List.of(f("Base", "a", 1)), List.of(f("Item", "a"))));
+    }
+
+    @Test
+    void aNameThatIsAmbiguousMatchesNothing() {
+        // two stored fields named a, neither still there: which one moved is not known
+        assertEquals(List.of(0), served(List.of(f("Base", "a", 1), f("Item", "a", 2)), List.of(f("Other", "a"))));
+        // two new fields named a: which one the stored field moved to is not known
+        assertEquals(List.of(0, 0), served(List.of(f("Old", "a", 1)), List.of(f("Base", "a"), f("Item", "a"))));
+        // a field still declared where it was keeps its value; a new one of the same name elsewhere is new
+        assertEquals(List.of(1, 0), served(List.of(f("Base", "a", 1)), List.of(f("Base", "a"), f("Item", "a"))));
+    }
+
+    @Test
+    void aMovedFieldThatChangedItsKindIsAnErrorNamingIt() {
+        ClassDescriptor stored = descriptor(List.of(new Field("Item", "a", 'I')));
+        ClassDescriptor current = descriptor(List.of(new Field("Base", "a", 'J')));
+        ByteOut body = new ByteOut(8);
+        body.writeSignedVarInt(7);
+        IncompatibleClassChangeException e = assertThrows(IncompatibleClassChangeException.class,
+                () -> decoder(body).evolved(stored, current));
+        assertEquals("Base", e.className());
+        assertEquals("a", e.fieldName());
+    }
+
+    /** A stored int field with its value. */
+    private record Stored(Field field, int value) {
+    }
+
+    private static Stored f(String owner, String name, int value) {
+        return new Stored(new Field(owner, name, 'I'), value);
+    }
+
+    private static Field f(String owner, String name) {
+        return new Field(owner, name, 'I');
+    }
+
+    /** @return the values the current fields are served from a record of the stored fields */
+    private static List<Object> served(List<Stored> stored, List<Field> current) {
+        ByteOut body = new ByteOut(16);
+        List<Field> storedFields = new ArrayList<>();
+        for (Stored s : stored) {
+            storedFields.add(s.field());
+            body.writeSignedVarInt(s.value());
+        }
+        FieldValues values = decoder(body).evolved(descriptor(storedFields), descriptor(current));
+        List<Object> served = new ArrayList<>();
+        for (int i = 0; i < current.size(); i++) {
+            served.add(values.next());
+        }
+        return served;
+    }
+
+    private static RecordDecoder decoder(ByteOut body) {
+        return new RecordDecoder(null, null, null).reset(new ByteIn(body.toByteArray()), "test:", 1);
+    }
+
+    private static ClassDescriptor descriptor(List<Field> fields) {
+        return new ClassDescriptor(1, Kind.OBJECT, "Item", fields);
+    }
+}
