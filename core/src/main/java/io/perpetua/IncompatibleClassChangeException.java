@@ -4,10 +4,11 @@ package io.perpetua;
  * A class changed since its objects were stored in a way Perpetua cannot evolve: a field
  * changed its kind (a primitive type to another, or a primitive to a reference), a reference
  * field's type changed so that a stored value no longer fits it (a {@code String} field become
- * an {@code Integer} one), or the class itself can no longer be found. Added fields (they take
- * their default value), removed fields (they are dropped) and fields moved within the class
- * hierarchy (they keep their value) are not errors. The object read is left as it was (hollow)
- * and the store is not changed.
+ * an {@code Integer} one), or the class itself can no longer be found (a renamed class is found
+ * once the application declares it in {@code META-INF/perpetua/renamed-classes.properties}, one
+ * {@code old.Name = new.Name} per line). Added fields (they take their default value), removed
+ * fields (they are dropped) and fields moved within the class hierarchy (they keep their value)
+ * are not errors. The object read is left as it was (hollow) and the store is not changed.
  */
 public class IncompatibleClassChangeException extends PersistentStoreException {
     private static final long serialVersionUID = 1L;

@@ -23,7 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * {@code -javaagent}, stores objects in the embedded default store (RocksDB, a path with no
  * scheme); later versions of the same class, compiled anew and run in new JVMs, read them. An
  * added field reads as its default and a removed one is dropped; fields pulled up into a new
- * superclass, and pushed down again, keep their values; a field whose stored value no
+ * superclass, and pushed down again, keep their values; a renamed class is read under its new
+ * name once the application declares the rename; a field whose stored value no
  * longer fits (an {@code int} become a {@code long}, a {@code String} become an
  * {@code Integer}, a {@code String[]} an {@code Integer[]}) is an error naming the class and the
  * field, and the store loses nothing.
@@ -144,6 +145,19 @@ class ClassEvolutionIT {
         assertOut("", run(pulledUp, "bump", store)); // written back with the fields in Base
         assertOut("3 first [red] 2 20 -> 4 second 40\n", run(pulledUp, "read", store));
         assertOut("3 first [red] 2 20 -> 4 second 40\n", run(v2, "read", store)); // and pushed down again
+
+        // shop.Item renamed shop.Article: an error until the application declares it
+        Path renamed = compileClass(dir, "renamed", "Article", V2.replaceAll("\\bItem\\b", "Article"),
+                MAIN.replaceAll("\\bItem\\b", "Article"));
+        Run undeclared = run(renamed, "read", store);
+        assertEquals(3, undeclared.exit(), undeclared::toString);
+        assertEquals("incompatible shop.Item null\n", undeclared.out(), undeclared::toString);
+        Path declaration = renamed.resolve("META-INF/perpetua/renamed-classes.properties");
+        Files.createDirectories(declaration.getParent());
+        Files.writeString(declaration, "shop.Item = shop.Article\n");
+        assertOut("3 first [red] 2 20 -> 4 second 40\n", run(renamed, "read", store));
+        assertOut("", run(renamed, "bump", store)); // written back under the new name
+        assertOut("3 first [red] 2 30 -> 4 second 60\n", run(renamed, "read", store));
     }
 
     private static void assertOut(String expected, Run run) {
@@ -162,14 +176,20 @@ class ClassEvolutionIT {
      * jar, and a superclass {@code shop.Base} if one is given.
      */
     private static Path compile(Path dir, String version, String item, String... base) throws Exception {
+        return compileClass(dir, version, "Item", item, MAIN, base);
+    }
+
+    /** As above, for a class of another simple name and a program that uses it. */
+    private static Path compileClass(Path dir, String version, String className, String item, String main, String... base)
+            throws Exception {
         Path src = dir.resolve(version + "-src/shop");
         Files.createDirectories(src);
-        Files.writeString(src.resolve("Item.java"), item);
-        Files.writeString(src.resolve("Main.java"), MAIN);
+        Files.writeString(src.resolve(className + ".java"), item);
+        Files.writeString(src.resolve("Main.java"), main);
         Path out = dir.resolve(version + "-classes");
         List<String> cmd = new ArrayList<>(List.of(JDK17.resolve("bin/javac").toString(), "--release", "17",
                 "-cp", AGENT.toString(), "-d", out.toString(),
-                src.resolve("Item.java").toString(), src.resolve("Main.java").toString()));
+                src.resolve(className + ".java").toString(), src.resolve("Main.java").toString()));
         for (String b : base) {
             Files.writeString(src.resolve("Base.java"), b);
             cmd.add(src.resolve("Base.java").toString());

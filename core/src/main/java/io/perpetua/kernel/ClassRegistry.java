@@ -53,10 +53,17 @@ final class ClassRegistry {
             new EnumMap<>(ClassDescriptor.Kind.class);
     private final Map<String, Class<?>> resolved = new HashMap<>();
     private final ClassLoader loader;
+    private final ClassRenames renames;
     private int maxId;
 
+    /**
+     * @throws CorruptStoreException if a stored descriptor cannot be read
+     * @throws io.perpetua.PersistentStoreException if the renamed classes {@code loader} declares
+     *         cannot be read or contradict each other (see {@link ClassRenames})
+     */
     ClassRegistry(Map<Integer, byte[]> stored, ClassLoader loader, String location) {
         this.loader = loader;
+        this.renames = ClassRenames.declaredTo(loader);
         for (Map.Entry<Integer, byte[]> e : stored.entrySet()) {
             ClassDescriptor d;
             try {
@@ -142,16 +149,24 @@ final class ClassRegistry {
     Class<?> resolve(String className) {
         Class<?> c = resolved.get(className);
         if (c == null) {
+            String name = renames.current(className);
             try {
                 // initialize: a rewritten class registers its creation proxy in its static initializer
-                c = Class.forName(className, true, loader);
+                c = Class.forName(name, true, loader);
             } catch (ClassNotFoundException | LinkageError e) {
-                throw new IncompatibleClassChangeException(className, null,
-                        "the class cannot be loaded (" + e + "); it was removed or renamed", e);
+                throw new IncompatibleClassChangeException(className, null, name.equals(className)
+                        ? "the class cannot be loaded (" + e + "); it was removed or renamed (declare a renamed class in "
+                                + ClassRenames.RESOURCE + ": " + className + " = its new name)"
+                        : "it was renamed to " + name + ", which cannot be loaded (" + e + ")", e);
             }
             resolved.put(className, c);
         }
         return c;
+    }
+
+    /** @return the name a stored class has now: itself, unless the application declares it renamed */
+    String currentName(String storedName) {
+        return renames.current(storedName);
     }
 
     /** @return what {@link #info} has already computed for a class, or null */

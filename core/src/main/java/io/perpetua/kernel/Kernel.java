@@ -943,7 +943,7 @@ public final class Kernel implements PersistentStore {
             info = classes.info(p.getClass());
             // the same descriptor (the usual case) needs no comparison of class names
             if (stored != info.descriptor
-                    && (stored.kind != Kind.OBJECT || !stored.className.equals(p.getClass().getName()))) {
+                    && (stored.kind != Kind.OBJECT || !classes.currentName(stored.className).equals(p.getClass().getName()))) {
                 throw new CorruptStoreException(where(id), "the record is of " + stored + " but the object is a "
                         + p.getClass().getName(), null);
             }

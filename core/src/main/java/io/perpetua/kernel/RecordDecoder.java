@@ -250,7 +250,7 @@ final class RecordDecoder implements RecordReader {
         for (int j = 0; j < values.length; j++) {
             ClassDescriptor.Field f = stored.fields.get(j);
             values[j] = field(f.type());
-            storedAt.put(f.qualifiedName(), j);
+            storedAt.put(classes.currentName(f.owner()) + "." + f.name(), j); // a renamed class's fields are its own
         }
         int[] source = new int[current.fields.size()]; // by current field: the stored field's index, or -1
         boolean[] matched = new boolean[values.length];

@@ -2,6 +2,7 @@ package io.perpetua.kernel;
 
 import io.perpetua.IncompatibleClassChangeException;
 import io.perpetua.PersistentStore;
+import io.perpetua.PersistentStoreException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -107,6 +108,81 @@ class ClassEvolutionTest {
     }
 
     @Test
+    void aRenamedClassIsReadUnderItsNewNameWhenTheApplicationDeclaresIt() throws Exception {
+        String uri = TestStores.newUri();
+        ClassLoader v1 = compile("v1", Map.of("count", "int", "label", "String", "peers", "Object"), "");
+        withLoader(v1, () -> store(uri, v1, item -> {
+            Object peer = newInstance(v1, "evo.Item");
+            set(peer, "count", 4);
+            Object peers = java.lang.reflect.Array.newInstance(peer.getClass(), 1);
+            java.lang.reflect.Array.set(peers, 0, peer);
+            set(item, "count", 3);
+            set(item, "label", "old");
+            set(item, "peers", peers);
+        }));
+
+        ClassLoader undeclared = compile("v2", "Article", Map.of("count", "int", "label", "String", "peers", "Object"), "");
+        withLoader(undeclared, () -> {
+            try (PersistentStore store = TestStores.open(uri)) {
+                IncompatibleClassChangeException e = assertThrows(IncompatibleClassChangeException.class,
+                        () -> store.fetch("item"));
+                assertEquals("evo.Item", e.className());
+                assertTrue(e.getMessage().contains("META-INF/perpetua/renamed-classes.properties"), e.getMessage());
+            }
+            return null;
+        });
+
+        ClassLoader declared = compile("v3", "Article", Map.of("count", "int", "label", "String", "peers", "Object"), "");
+        declareRenames("v3", "# a comment\nevo.Item = evo.Article\n");
+        withLoader(declared, () -> {
+            for (int round = 0; round < 2; round++) { // as stored, then as written back under the new name
+                try (PersistentStore store = TestStores.open(uri)) {
+                    Object item = store.fetch("item");
+                    assertEquals("evo.Article", item.getClass().getName());
+                    assertTrue(describe(item).startsWith("count=" + (3 + round) + ",label=old,peers=[Levo.Article;"),
+                            describe(item));
+                    Object peer = ((Object[]) get(item, "peers"))[0];
+                    assertEquals("evo.Article", peer.getClass().getName());
+                    assertTrue(describe(peer).startsWith("count=4,"), describe(peer));
+                    store.inTransaction(() -> set(item, "count", 4));
+                }
+            }
+            return null;
+        });
+    }
+
+    @Test
+    void renamesThatContradictOrRunInACircleAreAClearErrorAtOpen() throws Exception {
+        String uri = TestStores.newUri();
+        ClassLoader v1 = compile("v1", Map.of("count", "int"), "");
+        declareRenames("v1", "evo.Old = evo.Item\nevo.Older = evo.Old\n"); // a chain is fine
+        withLoader(v1, () -> store(uri, v1, item -> set(item, "count", 3)));
+        declareRenames("v1", "evo.A = evo.B\nevo.B = evo.A\n");
+        withLoader(v1, () -> {
+            PersistentStoreException e = assertThrows(PersistentStoreException.class, () -> TestStores.open(uri));
+            assertTrue(e.getMessage().contains("circle"), e.getMessage());
+            return null;
+        });
+        Path other = dir.resolve("other-classes/META-INF/perpetua");
+        Files.createDirectories(other);
+        Files.writeString(other.resolve("renamed-classes.properties"), "evo.A = evo.C\n");
+        declareRenames("v1", "evo.A = evo.B\n");
+        ClassLoader both = new URLClassLoader(new URL[] {dir.resolve("other-classes").toUri().toURL()}, v1);
+        withLoader(both, () -> {
+            PersistentStoreException e = assertThrows(PersistentStoreException.class, () -> TestStores.open(uri));
+            assertTrue(e.getMessage().contains("evo.A") && e.getMessage().contains("evo.B")
+                    && e.getMessage().contains("evo.C"), e.getMessage());
+            return null;
+        });
+        withLoader(v1, () -> { // nothing was lost
+            try (PersistentStore store = TestStores.open(uri)) {
+                assertEquals("count=3", describe(store.fetch("item")));
+            }
+            return null;
+        });
+    }
+
+    @Test
     void aClassThatIsGoneIsAClearError() throws Exception {
         String uri = TestStores.newUri();
         ClassLoader v1 = compile("v1", Map.of("count", "int"), "");
@@ -165,6 +241,29 @@ class ClassEvolutionTest {
         return null;
     }
 
+    /** Writes the renamed classes a compiled version declares, as an application would ship them. */
+    private void declareRenames(String version, String properties) throws IOException {
+        Path file = dir.resolve(version + "-classes/META-INF/perpetua/renamed-classes.properties");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, properties);
+    }
+
+    private static Object newInstance(ClassLoader loader, String className) {
+        try {
+            return loader.loadClass(className).getConstructor().newInstance();
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static Object get(Object item, String field) {
+        try {
+            return item.getClass().getField(field).get(item);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private static Object enumConstant(ClassLoader loader, String name) {
         try {
             for (Object c : loader.loadClass("evo.Size").getEnumConstants()) {
@@ -204,6 +303,12 @@ class ClassEvolutionTest {
      * as the agent generates it, with the given fields, plus extra top-level types.
      */
     private ClassLoader compile(String version, Map<String, String> fields, String extraType) throws IOException {
+        return compile(version, "Item", fields, extraType);
+    }
+
+    /** As above, for a class of another simple name in package {@code evo}. */
+    private ClassLoader compile(String version, String className, Map<String, String> fields, String extraType)
+            throws IOException {
         Path src = dir.resolve(version + "-src/evo");
         Path out = dir.resolve(version + "-classes");
         Files.createDirectories(src);
@@ -245,19 +350,19 @@ class ClassEvolutionTest {
         set.append("default -> throw new IllegalArgumentException(f); }");
         String source = "package evo;\n"
                 + "import io.perpetua.runtime.*;\n"
-                + "public class Item extends io.perpetua.testmodel.Base {\n"
-                + "  static { PersistentClasses.register(Item.class, () -> new Item((HollowFactory) null)); }\n"
+                + "public class " + className + " extends io.perpetua.testmodel.Base {\n"
+                + "  static { PersistentClasses.register(" + className + ".class, () -> new " + className + "((HollowFactory) null)); }\n"
                 + decl
-                + "  protected Item(HollowFactory proxy) { }\n"
-                + "  public Item() { }\n"
+                + "  protected " + className + "(HollowFactory proxy) { }\n"
+                + "  public " + className + "() { }\n"
                 + "  public String describe() { " + describe + "; }\n"
                 + "  public void set(String f, Object v) { " + set + " }\n"
                 + "  @Override public void $perpetua$write(RecordWriter out) { super.$perpetua$write(out); " + write + " }\n"
                 + "  @Override public void $perpetua$read(RecordReader in) { super.$perpetua$read(in); " + read + " }\n"
                 + "}\n";
-        Files.writeString(src.resolve("Item.java"), source);
+        Files.writeString(src.resolve(className + ".java"), source);
         List<String> args = new ArrayList<>(List.of("-d", out.toString(), "-cp", System.getProperty("java.class.path"),
-                src.resolve("Item.java").toString()));
+                src.resolve(className + ".java").toString()));
         if (!extraType.isEmpty()) {
             String name = extraType.replaceAll(".*(?:class|enum|record|interface)\\s+(\\w+).*", "$1");
             Files.writeString(src.resolve(name + ".java"), "package evo;\n" + extraType + "\n");

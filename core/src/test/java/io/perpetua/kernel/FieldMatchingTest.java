@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -82,7 +83,8 @@ class FieldMatchingTest {
     }
 
     private static RecordDecoder decoder(ByteOut body) {
-        return new RecordDecoder(null, null, null).reset(new ByteIn(body.toByteArray()), "test:", 1);
+        ClassRegistry classes = new ClassRegistry(Map.of(), FieldMatchingTest.class.getClassLoader(), "test:");
+        return new RecordDecoder(classes, null, null).reset(new ByteIn(body.toByteArray()), "test:", 1);
     }
 
     private static ClassDescriptor descriptor(List<Field> fields) {
