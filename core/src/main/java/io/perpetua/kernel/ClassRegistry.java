@@ -169,6 +169,12 @@ final class ClassRegistry {
         return renames.current(storedName);
     }
 
+    /** @return {@code owner.name} of a stored field as it is now, its class and itself possibly renamed */
+    String currentQualifiedName(ClassDescriptor.Field stored) {
+        String owner = renames.current(stored.owner());
+        return owner + "." + renames.currentField(owner, stored.name());
+    }
+
     /** @return what {@link #info} has already computed for a class, or null */
     ClassInfo infoIfKnown(Class<?> type) {
         return infos.get(type);

@@ -13,24 +13,29 @@ import java.util.Properties;
 import java.util.Set;
 
 /**
- * Classes renamed since their objects were stored, as the application declares them: every
- * {@value #RESOURCE} its class loader sees, in {@link Properties} form, one
- * {@code old.binary.Name = new.binary.Name} per line. A store keeps the names it was written
- * with; a record of a renamed class is read as an object of the new class, and written back
- * under the new name. Renames chain ({@code a = b} and {@code b = c} read {@code a} as
- * {@code c}), so a release need not rewrite what older releases declared. Immutable.
+ * Classes and fields renamed since their objects were stored, as the application declares them:
+ * every {@value #RESOURCE} its class loader sees, in {@link Properties} form, one rename per
+ * line: {@code old.binary.Name = new.binary.Name} for a class, {@code binary.Name#oldField =
+ * newField} for a field of a class (named as it is now). A store keeps the names it was written
+ * with; a record of a renamed class is read as an object of the new class, a renamed field's
+ * value as the new field's, and both are written back under the new names. Renames chain
+ * ({@code a = b} and {@code b = c} read {@code a} as {@code c}), so a release need not rewrite
+ * what older releases declared. Immutable.
  */
 final class ClassRenames {
     /** Where an application declares its renamed classes. */
     static final String RESOURCE = "META-INF/perpetua/renamed-classes.properties";
 
-    static final ClassRenames NONE = new ClassRenames(Map.of());
+    static final ClassRenames NONE = new ClassRenames(Map.of(), Map.of());
 
-    /** Old name to the name it finally became. */
+    /** Old class name to the name it finally became. */
     private final Map<String, String> current;
+    /** {@code Class#old} (the class by its current name) to the name the field finally became. */
+    private final Map<String, String> currentFields;
 
-    private ClassRenames(Map<String, String> current) {
+    private ClassRenames(Map<String, String> current, Map<String, String> currentFields) {
         this.current = current;
+        this.currentFields = currentFields;
     }
 
     /**
@@ -47,14 +52,19 @@ final class ClassRenames {
                 try (InputStream in = url.openStream()) {
                     p.load(in);
                 }
-                for (String old : p.stringPropertyNames()) {
-                    String renamed = p.getProperty(old).trim();
-                    String before = declared.putIfAbsent(old.trim(), renamed);
-                    if (before != null && !before.equals(renamed)) {
-                        throw new PersistentStoreException("class " + old.trim() + " is renamed to " + before + " by "
-                                + declaredBy.get(old.trim()) + " and to " + renamed + " by " + url);
+                for (String key : p.stringPropertyNames()) {
+                    String old = key.trim();
+                    String renamed = p.getProperty(key).trim();
+                    if (old.indexOf('#') >= 0 && !Character.isJavaIdentifierStart(renamed.isEmpty() ? '#' : renamed.charAt(0))) {
+                        throw new PersistentStoreException("field " + old + " is renamed to \"" + renamed + "\" by " + url
+                                + ", which is not a field name");
                     }
-                    declaredBy.putIfAbsent(old.trim(), url);
+                    String before = declared.putIfAbsent(old, renamed);
+                    if (before != null && !before.equals(renamed)) {
+                        throw new PersistentStoreException(old + " is renamed to " + before + " by "
+                                + declaredBy.get(old) + " and to " + renamed + " by " + url);
+                    }
+                    declaredBy.putIfAbsent(old, url);
                 }
             }
         } catch (IOException e) {
@@ -64,19 +74,34 @@ final class ClassRenames {
             return NONE;
         }
         Map<String, String> current = new HashMap<>();
+        Map<String, String> currentFields = new HashMap<>();
         for (String old : declared.keySet()) {
+            int hash = old.indexOf('#');
+            String prefix = hash < 0 ? "" : old.substring(0, hash + 1); // a field's chain stays in its class
             Set<String> seen = new HashSet<>();
             String name = old;
             while (declared.containsKey(name)) {
                 if (!seen.add(name)) {
-                    throw new PersistentStoreException("the renamed classes declared in " + RESOURCE
-                            + " run in a circle through " + name);
+                    throw new PersistentStoreException("the renames declared in " + RESOURCE + " run in a circle through " + name);
                 }
-                name = declared.get(name);
+                name = prefix + declared.get(name);
             }
-            current.put(old, name);
+            if (hash < 0) {
+                current.put(old, name);
+            } else {
+                currentFields.put(old, name.substring(prefix.length()));
+            }
         }
-        return new ClassRenames(current);
+        return new ClassRenames(current, currentFields);
+    }
+
+    /**
+     * @param currentClass the field's declaring class, by its current name
+     * @param storedField the field's name as stored
+     * @return the name that field has now (the stored one if it was not renamed)
+     */
+    String currentField(String currentClass, String storedField) {
+        return currentFields.isEmpty() ? storedField : currentFields.getOrDefault(currentClass + "#" + storedField, storedField);
     }
 
     /**

@@ -246,11 +246,14 @@ final class RecordDecoder implements RecordReader {
      */
     FieldValues evolved(ClassDescriptor stored, ClassDescriptor current) {
         Object[] values = new Object[stored.fields.size()];
+        String[] storedNames = new String[values.length]; // as they are now: a field may have been renamed
         Map<String, Integer> storedAt = new HashMap<>();
         for (int j = 0; j < values.length; j++) {
             ClassDescriptor.Field f = stored.fields.get(j);
             values[j] = field(f.type());
-            storedAt.put(classes.currentName(f.owner()) + "." + f.name(), j); // a renamed class's fields are its own
+            String qualified = classes.currentQualifiedName(f); // renamed classes and fields by their new names
+            storedAt.put(qualified, j);
+            storedNames[j] = qualified.substring(qualified.lastIndexOf('.') + 1);
         }
         int[] source = new int[current.fields.size()]; // by current field: the stored field's index, or -1
         boolean[] matched = new boolean[values.length];
@@ -264,7 +267,7 @@ final class RecordDecoder implements RecordReader {
         for (int i = 0; i < source.length; i++) {
             if (source[i] < 0) {
                 String name = current.fields.get(i).name();
-                int j = onlyUnmatched(stored.fields, matched, name);
+                int j = onlyUnmatched(storedNames, matched, name);
                 if (j >= 0 && onlyUnmatched(current.fields, source, name) == i) {
                     source[i] = j;
                     matched[j] = true;
@@ -289,10 +292,10 @@ final class RecordDecoder implements RecordReader {
     }
 
     /** @return the index of the one stored field named {@code name} not matched yet, or -1 if none or several */
-    private static int onlyUnmatched(List<ClassDescriptor.Field> fields, boolean[] matched, String name) {
+    private static int onlyUnmatched(String[] names, boolean[] matched, String name) {
         int found = -1;
-        for (int j = 0; j < fields.size(); j++) {
-            if (!matched[j] && fields.get(j).name().equals(name)) {
+        for (int j = 0; j < names.length; j++) {
+            if (!matched[j] && names[j].equals(name)) {
                 if (found >= 0) {
                     return -1;
                 }

@@ -152,7 +152,7 @@ class ClassEvolutionTest {
     }
 
     @Test
-    void renamesThatContradictOrRunInACircleAreAClearErrorAtOpen() throws Exception {
+    void renamesThatContradictRunInACircleOrNameNoFieldAreAClearErrorAtOpen() throws Exception {
         String uri = TestStores.newUri();
         ClassLoader v1 = compile("v1", Map.of("count", "int"), "");
         declareRenames("v1", "evo.Old = evo.Item\nevo.Older = evo.Old\n"); // a chain is fine
@@ -161,6 +161,13 @@ class ClassEvolutionTest {
         withLoader(v1, () -> {
             PersistentStoreException e = assertThrows(PersistentStoreException.class, () -> TestStores.open(uri));
             assertTrue(e.getMessage().contains("circle"), e.getMessage());
+            return null;
+        });
+        declareRenames("v1", "evo.Item#count = 9lives\n");
+        withLoader(v1, () -> {
+            PersistentStoreException e = assertThrows(PersistentStoreException.class, () -> TestStores.open(uri));
+            assertTrue(e.getMessage().contains("evo.Item#count") && e.getMessage().contains("not a field name"),
+                    e.getMessage());
             return null;
         });
         Path other = dir.resolve("other-classes/META-INF/perpetua");

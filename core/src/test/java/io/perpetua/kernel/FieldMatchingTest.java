@@ -4,6 +4,12 @@ import io.perpetua.IncompatibleClassChangeException;
 import io.perpetua.kernel.ClassDescriptor.Field;
 import io.perpetua.kernel.ClassDescriptor.Kind;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URL;
+import java.net.URLClassLoader;
+import java.nio.file.Files;
+import java.nio.file.Path;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 /**
  * How a record written under an older layout is matched to the class's current fields
  * ({@link RecordDecoder#evolved}): by declaring class and name, then, for a field that moved
- * within the hierarchy, by name alone when that is unambiguous. (An upgrade in forked JVMs with
+ * within the hierarchy, by name alone when that is unambiguous; classes and fields the application
+ * declares renamed by their new names. (An upgrade in forked JVMs with
  * the real agent: the agent's {@code ClassEvolutionIT}.)
  */
 class FieldMatchingTest {
@@ -43,6 +50,16 @@ class FieldMatchingTest {
     }
 
     @Test
+    void declaredRenamesOfClassesAndFieldsAreFollowed(@TempDir Path dir) throws Exception {
+        ClassLoader renames = declaring(dir, "Old = Item\nItem#a = b\nItem#b = c\nBase#x = y\n");
+        // Old.a is Item.a, renamed b then c; Base.x became y; Item.z is left as it was
+        assertEquals(List.of(1, 2, 3), served(renames, List.of(f("Old", "a", 1), f("Base", "x", 2), f("Item", "z", 3)),
+                List.of(f("Item", "c"), f("Base", "y"), f("Item", "z"))));
+        // a renamed field that also moved to another class of the hierarchy
+        assertEquals(List.of(1), served(renames, List.of(f("Item", "a", 1)), List.of(f("Base", "c"))));
+    }
+
+    @Test
     void aMovedFieldThatChangedItsKindIsAnErrorNamingIt() {
         ClassDescriptor stored = descriptor(List.of(new Field("Item", "a", 'I')));
         ClassDescriptor current = descriptor(List.of(new Field("Base", "a", 'J')));
@@ -66,15 +83,27 @@ class FieldMatchingTest {
         return new Field(owner, name, 'I');
     }
 
+    /** @return a class loader that sees these renames declared, as an application's class path would */
+    private static ClassLoader declaring(Path dir, String properties) throws Exception {
+        Path file = dir.resolve(ClassRenames.RESOURCE);
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, properties);
+        return new URLClassLoader(new URL[] {dir.toUri().toURL()}, FieldMatchingTest.class.getClassLoader());
+    }
+
     /** @return the values the current fields are served from a record of the stored fields */
     private static List<Object> served(List<Stored> stored, List<Field> current) {
+        return served(FieldMatchingTest.class.getClassLoader(), stored, current);
+    }
+
+    private static List<Object> served(ClassLoader loader, List<Stored> stored, List<Field> current) {
         ByteOut body = new ByteOut(16);
         List<Field> storedFields = new ArrayList<>();
         for (Stored s : stored) {
             storedFields.add(s.field());
             body.writeSignedVarInt(s.value());
         }
-        FieldValues values = decoder(body).evolved(descriptor(storedFields), descriptor(current));
+        FieldValues values = decoder(loader, body).evolved(descriptor(storedFields), descriptor(current));
         List<Object> served = new ArrayList<>();
         for (int i = 0; i < current.size(); i++) {
             served.add(values.next());
@@ -83,7 +112,11 @@ class FieldMatchingTest {
     }
 
     private static RecordDecoder decoder(ByteOut body) {
-        ClassRegistry classes = new ClassRegistry(Map.of(), FieldMatchingTest.class.getClassLoader(), "test:");
+        return decoder(FieldMatchingTest.class.getClassLoader(), body);
+    }
+
+    private static RecordDecoder decoder(ClassLoader loader, ByteOut body) {
+        ClassRegistry classes = new ClassRegistry(Map.of(), loader, "test:");
         return new RecordDecoder(classes, null, null).reset(new ByteIn(body.toByteArray()), "test:", 1);
     }
 
