@@ -41,7 +41,8 @@ final class ClassRenames {
     /**
      * @return the renames declared by every {@value #RESOURCE} that {@code loader} sees
      * @throws PersistentStoreException if one cannot be read, two declare different new names
-     *         for one class, or renames run in a circle
+     *         for one class or field, renames run in a circle, or a field is renamed to
+     *         something that is not a field name
      */
     static ClassRenames declaredTo(ClassLoader loader) {
         Map<String, String> declared = new HashMap<>();
@@ -55,7 +56,7 @@ final class ClassRenames {
                 for (String key : p.stringPropertyNames()) {
                     String old = key.trim();
                     String renamed = p.getProperty(key).trim();
-                    if (old.indexOf('#') >= 0 && !Character.isJavaIdentifierStart(renamed.isEmpty() ? '#' : renamed.charAt(0))) {
+                    if (old.indexOf('#') >= 0 && !isFieldName(renamed)) {
                         throw new PersistentStoreException("field " + old + " is renamed to \"" + renamed + "\" by " + url
                                 + ", which is not a field name");
                     }
@@ -93,6 +94,13 @@ final class ClassRenames {
             }
         }
         return new ClassRenames(current, currentFields);
+    }
+
+    private static boolean isFieldName(String name) {
+        if (name.isEmpty() || !Character.isJavaIdentifierStart(name.charAt(0))) {
+            return false;
+        }
+        return name.chars().allMatch(Character::isJavaIdentifierPart);
     }
 
     /**
