@@ -2,7 +2,8 @@ package io.perpetua;
 
 /**
  * A class changed since its objects were stored in a way Perpetua cannot evolve: a field
- * changed its kind (a primitive type to another, or a primitive to a reference), a reference
+ * changed its kind so that a stored value may not fit (a {@code long} become an {@code int}, an
+ * {@code int} a {@code float}; lossless widenings, boxing and unboxing are read), a reference
  * field's type changed so that a stored value no longer fits it (a {@code String} field become
  * an {@code Integer} one), or the class itself can no longer be found (a renamed class is found
  * once the application declares it in {@code META-INF/perpetua/renamed-classes.properties}, one

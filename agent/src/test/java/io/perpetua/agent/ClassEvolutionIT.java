@@ -24,10 +24,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * scheme); later versions of the same class, compiled anew and run in new JVMs, read them. An
  * added field reads as its default and a removed one is dropped; fields pulled up into a new
  * superclass, and pushed down again, keep their values; a renamed class and field are read
- * under their new names once the application declares the renames; a field whose stored value no
- * longer fits (an {@code int} become a {@code long}, a {@code String} become an
- * {@code Integer}, a {@code String[]} an {@code Integer[]}) is an error naming the class and the
- * field, and the store loses nothing.
+ * under their new names once the application declares the renames; an {@code int} become a
+ * {@code long} is widened; a field whose stored value may no longer fit (a {@code long} become an
+ * {@code int}, a {@code String} an {@code Integer}, a {@code String[]} an {@code Integer[]}) is an
+ * error naming the class and the field, and the store loses nothing.
  */
 class ClassEvolutionIT {
     /** The program: {@code build} stores two linked items, {@code read} prints them, {@code bump} sets a field and commits. */
@@ -115,6 +115,8 @@ class ClassEvolutionIT {
         Path v1 = compile(dir, "v1", V1);
         Path v2 = compile(dir, "v2", V2);
         Path countIsLong = compile(dir, "count-long", V2.replace("int count;", "long count;"));
+        Path addedIsInt = compile(dir, "added-int", V2.replace("long added;", "int added;")
+                .replace("added += 10; next.added += 20;", ""));
         Path labelIsInteger = compile(dir, "label-integer", V2.replace("String label;", "Integer label;"));
         Path codesAreIntegers = compile(dir, "codes-integers", V2.replace("String[] codes;", "Integer[] codes;"));
         // count and label pulled up into a new superclass: their values follow them
@@ -129,9 +131,10 @@ class ClassEvolutionIT {
         assertOut("", run(v2, "bump", store)); // written back under version 2's layout
         assertOut("3 first [red] 2 10 -> 4 second 20\n", run(v2, "read", store));
 
-        Run kind = run(countIsLong, "read", store);
+        assertOut("3 first [red] 2 10 -> 4 second 20\n", run(countIsLong, "read", store)); // widened
+        Run kind = run(addedIsInt, "read", store); // narrowed: a long may not fit
         assertEquals(3, kind.exit(), kind::toString);
-        assertEquals("incompatible shop.Item count\n", kind.out(), kind::toString);
+        assertEquals("incompatible shop.Item added\n", kind.out(), kind::toString);
         Run type = run(labelIsInteger, "read", store);
         assertEquals(3, type.exit(), type::toString);
         assertEquals("incompatible shop.Item label\n", type.out(), type::toString);

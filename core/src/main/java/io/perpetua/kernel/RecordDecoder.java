@@ -282,14 +282,53 @@ final class RecordDecoder implements RecordReader {
                 continue;
             }
             char was = stored.fields.get(source[i]).type();
-            if (was != f.type()) {
-                throw new IncompatibleClassChangeException(f.owner(), f.name(),
-                        "it was stored as " + typeName(was) + " and is now " + typeName(f.type()));
+            Object v = converted(values[source[i]], was, f.type());
+            if (v == NOT_CONVERTIBLE) {
+                Object value = values[source[i]];
+                throw new IncompatibleClassChangeException(f.owner(), f.name(), "it was stored as " + typeName(was)
+                        + (was == 'L' ? " (" + (value == null ? "null" : "a " + value.getClass().getName()) + ")" : "")
+                        + " and is now " + typeName(f.type()) + ", which cannot hold every value of it");
             }
-            served[i] = values[source[i]];
+            served[i] = v;
         }
         return new FieldValues(served);
     }
+
+    /** What {@link #converted} returns for a value the field cannot hold. */
+    static final Object NOT_CONVERTIBLE = new Object();
+
+    /**
+     * @return a field's stored value as the field's current kind: as it is for the same kind; a
+     *         lossless widening of a primitive (byte to short, int, long, float or double; short
+     *         and char to int, long, float or double; int to long or double; float to double);
+     *         a primitive boxed, for a reference field (whose type must then accept the box); a
+     *         box unboxed by the same rules, for a primitive field; else {@link #NOT_CONVERTIBLE}
+     */
+    static Object converted(Object value, char from, char to) {
+        if (from == to || to == 'L') {
+            return value;
+        }
+        if (from == 'L') {
+            char boxed = value instanceof Boolean ? 'Z' : value instanceof Byte ? 'B' : value instanceof Character ? 'C'
+                    : value instanceof Short ? 'S' : value instanceof Integer ? 'I' : value instanceof Long ? 'J'
+                    : value instanceof Float ? 'F' : value instanceof Double ? 'D' : 'L';
+            return boxed == 'L' ? NOT_CONVERTIBLE : converted(value, boxed, to);
+        }
+        if (WIDENS_TO.getOrDefault(from, "").indexOf(to) < 0) {
+            return NOT_CONVERTIBLE;
+        }
+        double d = value instanceof Character c ? c : ((Number) value).doubleValue(); // exact: the widening is lossless
+        return switch (to) {
+            case 'S' -> (short) d;
+            case 'I' -> (int) d;
+            case 'J' -> value instanceof Character c ? (long) c : ((Number) value).longValue();
+            case 'F' -> (float) d;
+            default -> d;
+        };
+    }
+
+    /** The lossless widening primitive conversions (JLS 5.1.2 without those that may round). */
+    private static final Map<Character, String> WIDENS_TO = Map.of('B', "SIJFD", 'S', "IJFD", 'C', "IJFD", 'I', "JD", 'F', "D");
 
     /** @return the index of the one stored field named {@code name} not matched yet, or -1 if none or several */
     private static int onlyUnmatched(String[] names, boolean[] matched, String name) {

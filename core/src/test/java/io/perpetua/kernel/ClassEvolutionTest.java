@@ -56,11 +56,35 @@ class ClassEvolutionTest {
     }
 
     @Test
+    void aFieldWidenedOrBoxedKeepsItsValue() throws Exception {
+        String uri = TestStores.newUri();
+        ClassLoader v1 = compile("v1", Map.of("count", "int", "total", "Integer", "size", "int"), "");
+        withLoader(v1, () -> store(uri, v1, item -> {
+            set(item, "count", 3);
+            set(item, "total", 40);
+            set(item, "size", 5);
+        }));
+        // int to long, Integer to long (unboxed, widened), int to Integer (boxed)
+        ClassLoader v2 = compile("v2", Map.of("count", "long", "total", "long", "size", "Integer"), "");
+        withLoader(v2, () -> {
+            try (PersistentStore store = TestStores.open(uri)) {
+                Object item = store.fetch("item");
+                assertEquals("count=3,size=5,total=40", describe(item));
+                store.inTransaction(() -> set(item, "count", 1L << 40)); // written back under the new layout
+            }
+            try (PersistentStore store = TestStores.open(uri)) {
+                assertEquals("count=1099511627776,size=5,total=40", describe(store.fetch("item")));
+            }
+            return null;
+        });
+    }
+
+    @Test
     void aFieldThatChangedItsKindIsAClearError() throws Exception {
         String uri = TestStores.newUri();
-        ClassLoader v1 = compile("v1", Map.of("count", "int"), "");
-        withLoader(v1, () -> store(uri, v1, item -> set(item, "count", 3)));
-        ClassLoader v2 = compile("v2", Map.of("count", "long"), "");
+        ClassLoader v1 = compile("v1", Map.of("count", "long"), "");
+        withLoader(v1, () -> store(uri, v1, item -> set(item, "count", 3L)));
+        ClassLoader v2 = compile("v2", Map.of("count", "int"), "");
         withLoader(v2, () -> {
             try (PersistentStore store = TestStores.open(uri)) {
                 IncompatibleClassChangeException e = assertThrows(IncompatibleClassChangeException.class,

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
@@ -60,11 +61,39 @@ class FieldMatchingTest {
     }
 
     @Test
+    void aFieldWhoseKindChangedIsReadWhenEveryStoredValueFits() {
+        assertEquals(5, RecordDecoder.converted((byte) 5, 'B', 'I'));
+        assertEquals((short) -5, RecordDecoder.converted((byte) -5, 'B', 'S'));
+        assertEquals(7L, RecordDecoder.converted(7, 'I', 'J'));
+        assertEquals(Long.valueOf(Integer.MIN_VALUE), RecordDecoder.converted(Integer.MIN_VALUE, 'I', 'J'));
+        assertEquals((double) Integer.MAX_VALUE, RecordDecoder.converted(Integer.MAX_VALUE, 'I', 'D'));
+        assertEquals(1.1f + 0d, RecordDecoder.converted(1.1f, 'F', 'D'));
+        assertEquals(65, RecordDecoder.converted('A', 'C', 'I'));
+        assertEquals(65L, RecordDecoder.converted('A', 'C', 'J'));
+        assertEquals(7, RecordDecoder.converted(7, 'I', 'L')); // boxed, for an Integer, Number or Object field
+        assertEquals(7L, RecordDecoder.converted(7, 'L', 'J')); // an Integer unboxed and widened
+        assertEquals(true, RecordDecoder.converted(true, 'L', 'Z'));
+    }
+
+    @Test
+    void aFieldWhoseKindChangedSoThatAValueMayNotFitIsNotRead() {
+        Object no = RecordDecoder.NOT_CONVERTIBLE;
+        assertSame(no, RecordDecoder.converted(7L, 'J', 'I')); // narrowing
+        assertSame(no, RecordDecoder.converted(7, 'I', 'F')); // may round
+        assertSame(no, RecordDecoder.converted(7L, 'J', 'D')); // may round
+        assertSame(no, RecordDecoder.converted(7, 'I', 'C')); // sign
+        assertSame(no, RecordDecoder.converted(true, 'Z', 'I'));
+        assertSame(no, RecordDecoder.converted(null, 'L', 'I'));
+        assertSame(no, RecordDecoder.converted("7", 'L', 'I'));
+        assertSame(no, RecordDecoder.converted(7L, 'L', 'I'));
+    }
+
+    @Test
     void aMovedFieldThatChangedItsKindIsAnErrorNamingIt() {
-        ClassDescriptor stored = descriptor(List.of(new Field("Item", "a", 'I')));
-        ClassDescriptor current = descriptor(List.of(new Field("Base", "a", 'J')));
+        ClassDescriptor stored = descriptor(List.of(new Field("Item", "a", 'J')));
+        ClassDescriptor current = descriptor(List.of(new Field("Base", "a", 'I')));
         ByteOut body = new ByteOut(8);
-        body.writeSignedVarInt(7);
+        body.writeSignedVarLong(7);
         IncompatibleClassChangeException e = assertThrows(IncompatibleClassChangeException.class,
                 () -> decoder(body).evolved(stored, current));
         assertEquals("Base", e.className());
