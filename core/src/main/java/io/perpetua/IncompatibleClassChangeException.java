@@ -7,10 +7,10 @@ package io.perpetua;
  * field's type changed so that a stored value no longer fits it (a {@code String} field become
  * an {@code Integer} one), or the class itself can no longer be found (a renamed class is found
  * once the application declares it in {@code META-INF/perpetua/renamed-classes.properties}, one
- * {@code old.Name = new.Name} per line; a renamed field, {@code Name#oldField = newField}).
- * Added fields (they take their default value), removed fields (they are dropped) and fields
- * moved within the class hierarchy (they keep their value) are not errors. The object read is
- * left as it was (hollow) and the store is not changed.
+ * {@code old.Name = new.Name} per line; a renamed field or enum constant,
+ * {@code Name#oldName = newName}). Added fields (they take their default value), removed fields
+ * (they are dropped) and fields moved within the class hierarchy (they keep their value) are not
+ * errors. The object read is left as it was (hollow) and the store is not changed.
  */
 public class IncompatibleClassChangeException extends PersistentStoreException {
     private static final long serialVersionUID = 1L;

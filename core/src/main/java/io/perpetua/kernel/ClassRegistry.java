@@ -169,6 +169,11 @@ final class ClassRegistry {
         return renames.current(storedName);
     }
 
+    /** @return the name a stored field or enum constant of a loaded class has now: itself, unless declared renamed */
+    String currentMember(Class<?> type, String storedName) {
+        return renames.currentField(type.getName(), storedName);
+    }
+
     /** @return {@code owner.name} of a stored field as it is now, its class and itself possibly renamed */
     String currentQualifiedName(ClassDescriptor.Field stored) {
         String owner = renames.current(stored.owner());

@@ -16,9 +16,10 @@ import java.util.Set;
  * Classes and fields renamed since their objects were stored, as the application declares them:
  * every {@value #RESOURCE} its class loader sees, in {@link Properties} form, one rename per
  * line: {@code old.binary.Name = new.binary.Name} for a class, {@code binary.Name#oldField =
- * newField} for a field of a class (named as it is now). A store keeps the names it was written
- * with; a record of a renamed class is read as an object of the new class, a renamed field's
- * value as the new field's, and both are written back under the new names. Renames chain
+ * newField} for a field or an enum constant of a class (named as it is now). A store keeps the
+ * names it was written with; a record of a renamed class is read as an object of the new class, a
+ * renamed field's value as the new field's, a renamed constant as the new constant, and all are
+ * written back under the new names. Renames chain
  * ({@code a = b} and {@code b = c} read {@code a} as {@code c}), so a release need not rewrite
  * what older releases declared. Immutable.
  */
@@ -58,7 +59,7 @@ final class ClassRenames {
                     String renamed = p.getProperty(key).trim();
                     if (old.indexOf('#') >= 0 && !isFieldName(renamed)) {
                         throw new PersistentStoreException("field " + old + " is renamed to \"" + renamed + "\" by " + url
-                                + ", which is not a field name");
+                                + ", which is not a field or enum constant name");
                     }
                     String before = declared.putIfAbsent(old, renamed);
                     if (before != null && !before.equals(renamed)) {

@@ -536,11 +536,7 @@ final class RecordDecoder implements RecordReader {
         if (!type.isEnum()) {
             throw new IncompatibleClassChangeException(d.className, null, "it was stored as an enum and is no longer one");
         }
-        try {
-            return Enum.valueOf((Class) type, name);
-        } catch (IllegalArgumentException e) {
-            throw new IncompatibleClassChangeException(d.className, name, "the enum constant " + name + " no longer exists");
-        }
+        return constant(type, name);
     }
 
     private Object record(ClassDescriptor stored) {
@@ -719,12 +715,16 @@ final class RecordDecoder implements RecordReader {
         return type;
     }
 
+    /** @return the constant stored as {@code name}, or as the name the application declares it renamed to */
     @SuppressWarnings({"unchecked", "rawtypes"})
-    private static Enum<?> constant(Class type, String name) {
+    private Enum<?> constant(Class type, String name) {
+        String current = classes.currentMember(type, name);
         try {
-            return Enum.valueOf(type, name);
+            return Enum.valueOf(type, current);
         } catch (IllegalArgumentException e) {
-            throw new IncompatibleClassChangeException(type.getName(), name, "the enum constant " + name + " no longer exists");
+            throw new IncompatibleClassChangeException(type.getName(), name, "the enum constant " + name
+                    + (current.equals(name) ? "" : ", renamed " + current + ",") + " no longer exists (declare a renamed"
+                    + " constant in " + ClassRenames.RESOURCE + ": " + type.getName() + "#" + name + " = its new name)");
         }
     }
 

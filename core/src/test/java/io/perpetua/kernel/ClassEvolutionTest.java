@@ -190,7 +190,7 @@ class ClassEvolutionTest {
         declareRenames("v1", "evo.Item#count = 9lives\n");
         withLoader(v1, () -> {
             PersistentStoreException e = assertThrows(PersistentStoreException.class, () -> TestStores.open(uri));
-            assertTrue(e.getMessage().contains("evo.Item#count") && e.getMessage().contains("not a field name"),
+            assertTrue(e.getMessage().contains("evo.Item#count") && e.getMessage().contains("not a field or enum constant name"),
                     e.getMessage());
             return null;
         });
@@ -246,6 +246,33 @@ class ClassEvolutionTest {
         });
     }
 
+    @Test
+    void aRenamedEnumConstantIsReadWhenTheApplicationDeclaresIt() throws Exception {
+        String uri = TestStores.newUri();
+        ClassLoader v1 = compile("v1", Map.of("size", "Size", "sizes", "java.util.Set"), "public enum Size { S, M, L }");
+        withLoader(v1, () -> store(uri, v1, item -> {
+            set(item, "size", enumConstant(v1, "L"));
+            set(item, "sizes", enumSetOf(enumConstant(v1, "S"), enumConstant(v1, "L")));
+        }));
+        ClassLoader v2 = compile("v2", Map.of("size", "Size", "sizes", "java.util.Set"), "public enum Size { S, M, LARGE }");
+        withLoader(v2, () -> {
+            try (PersistentStore store = TestStores.open(uri)) {
+                IncompatibleClassChangeException e = assertThrows(IncompatibleClassChangeException.class,
+                        () -> describe(store.fetch("item")));
+                assertEquals("L", e.fieldName());
+                assertTrue(e.getMessage().contains("evo.Size#L = its new name"), e.getMessage());
+            }
+            return null;
+        });
+        declareRenames("v2", "evo.Size#L = LARGE\n");
+        withLoader(v2, () -> {
+            try (PersistentStore store = TestStores.open(uri)) {
+                assertEquals("size=LARGE,sizes=[S, LARGE]", describe(store.fetch("item"))); // a field and an EnumSet
+            }
+            return null;
+        });
+    }
+
     // ---- helpers ----
 
     private interface Body {
@@ -293,6 +320,11 @@ class ClassEvolutionTest {
         } catch (ReflectiveOperationException e) {
             throw new AssertionError(e);
         }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object enumSetOf(Object first, Object second) {
+        return java.util.EnumSet.of((Enum) first, (Enum) second);
     }
 
     private static Object enumConstant(ClassLoader loader, String name) {
