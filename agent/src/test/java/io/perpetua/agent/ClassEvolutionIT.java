@@ -70,7 +70,9 @@ class ClassEvolutionIT {
                 String note;
                 List<String> tags = new ArrayList<>();
                 String[] codes = {"x", "y"};
+                Point at = new Point(1, 2);
                 Item next;
+                record Point(int x, int y) { }
                 static Item build() {
                     Item a = new Item();
                     a.count = 3;
@@ -84,7 +86,7 @@ class ClassEvolutionIT {
                 }
                 void bump() { count++; }
                 String describe() {
-                    return count + " " + label + " " + note + " " + tags + " " + String.join("", codes) + " -> " + next.count + " " + next.label;
+                    return count + " " + label + " " + note + " " + tags + " " + String.join("", codes) + " -> " + next.count + " " + next.label + " " + at;
                 }
             }
             """;
@@ -100,11 +102,13 @@ class ClassEvolutionIT {
                 String label;
                 List<String> tags = new ArrayList<>();
                 String[] codes;
+                Point at;
                 Item next;
+                record Point(long x, int y, int z) { } // x widened, z added
                 static Item build() { throw new UnsupportedOperationException(); }
                 void bump() { added += 10; next.added += 20; }
                 String describe() {
-                    return count + " " + label + " " + tags + " " + codes.length + " " + added + " -> " + next.count + " " + next.label + " " + next.added;
+                    return count + " " + label + " " + tags + " " + codes.length + " " + added + " -> " + next.count + " " + next.label + " " + next.added + " " + at;
                 }
             }
             """;
@@ -125,13 +129,13 @@ class ClassEvolutionIT {
                 "package shop; public class Base { int count; String label; }");
 
         assertOut("", run(v1, "build", store));
-        assertOut("3 first dropped in v2 [red] xy -> 4 second\n", run(v1, "read", store));
+        assertOut("3 first dropped in v2 [red] xy -> 4 second Point[x=1, y=2]\n", run(v1, "read", store));
 
-        assertOut("3 first [red] 2 0 -> 4 second 0\n", run(v2, "read", store));
+        assertOut("3 first [red] 2 0 -> 4 second 0 Point[x=1, y=2, z=0]\n", run(v2, "read", store));
         assertOut("", run(v2, "bump", store)); // written back under version 2's layout
-        assertOut("3 first [red] 2 10 -> 4 second 20\n", run(v2, "read", store));
+        assertOut("3 first [red] 2 10 -> 4 second 20 Point[x=1, y=2, z=0]\n", run(v2, "read", store));
 
-        assertOut("3 first [red] 2 10 -> 4 second 20\n", run(countIsLong, "read", store)); // widened
+        assertOut("3 first [red] 2 10 -> 4 second 20 Point[x=1, y=2, z=0]\n", run(countIsLong, "read", store)); // widened
         Run kind = run(addedIsInt, "read", store); // narrowed: a long may not fit
         assertEquals(3, kind.exit(), kind::toString);
         assertEquals("incompatible shop.Item added\n", kind.out(), kind::toString);
@@ -142,14 +146,14 @@ class ClassEvolutionIT {
         assertEquals(3, array.exit(), array::toString);
         assertEquals("incompatible shop.Item codes\n", array.out(), array::toString);
 
-        assertOut("3 first [red] 2 10 -> 4 second 20\n", run(v2, "read", store)); // nothing lost
+        assertOut("3 first [red] 2 10 -> 4 second 20 Point[x=1, y=2, z=0]\n", run(v2, "read", store)); // nothing lost
         String copy = dir.resolve("store-copy").toString(); // for the renames below, as version 2 left it
         copyDirectory(Path.of(store), Path.of(copy));
 
-        assertOut("3 first [red] 2 10 -> 4 second 20\n", run(pulledUp, "read", store));
+        assertOut("3 first [red] 2 10 -> 4 second 20 Point[x=1, y=2, z=0]\n", run(pulledUp, "read", store));
         assertOut("", run(pulledUp, "bump", store)); // written back with the fields in Base
-        assertOut("3 first [red] 2 20 -> 4 second 40\n", run(pulledUp, "read", store));
-        assertOut("3 first [red] 2 20 -> 4 second 40\n", run(v2, "read", store)); // and pushed down again
+        assertOut("3 first [red] 2 20 -> 4 second 40 Point[x=1, y=2, z=0]\n", run(pulledUp, "read", store));
+        assertOut("3 first [red] 2 20 -> 4 second 40 Point[x=1, y=2, z=0]\n", run(v2, "read", store)); // and pushed down again
 
         // shop.Item renamed shop.Article, and its field label renamed title: an error until the
         // application declares it
@@ -162,9 +166,9 @@ class ClassEvolutionIT {
         Path declaration = renamed.resolve("META-INF/perpetua/renamed-classes.properties");
         Files.createDirectories(declaration.getParent());
         Files.writeString(declaration, "shop.Item = shop.Article\nshop.Article#label = title\n");
-        assertOut("3 first [red] 2 10 -> 4 second 20\n", run(renamed, "read", copy));
+        assertOut("3 first [red] 2 10 -> 4 second 20 Point[x=1, y=2, z=0]\n", run(renamed, "read", copy));
         assertOut("", run(renamed, "bump", copy)); // written back under the new names
-        assertOut("3 first [red] 2 20 -> 4 second 40\n", run(renamed, "read", copy));
+        assertOut("3 first [red] 2 20 -> 4 second 40 Point[x=1, y=2, z=0]\n", run(renamed, "read", copy));
     }
 
     private static void copyDirectory(Path from, Path to) throws Exception {

@@ -21,7 +21,8 @@ import java.util.Set;
  * renamed field's value as the new field's, a renamed constant as the new constant, and all are
  * written back under the new names. Renames chain
  * ({@code a = b} and {@code b = c} read {@code a} as {@code c}), so a release need not rewrite
- * what older releases declared. Immutable.
+ * what older releases declared; a nested class follows its outer class ({@code a.Outer = b.Other}
+ * reads {@code a.Outer$Inner} as {@code b.Other$Inner}) unless it is declared itself. Immutable.
  */
 final class ClassRenames {
     /** Where an application declares its renamed classes. */
@@ -82,7 +83,8 @@ final class ClassRenames {
             String prefix = hash < 0 ? "" : old.substring(0, hash + 1); // a field's chain stays in its class
             Set<String> seen = new HashSet<>();
             String name = old;
-            while (declared.containsKey(name)) {
+            // a class declared as itself keeps its name (a nested class kept while its outer class moved)
+            while (declared.containsKey(name) && !(prefix + declared.get(name)).equals(name)) {
                 if (!seen.add(name)) {
                     throw new PersistentStoreException("the renames declared in " + RESOURCE + " run in a circle through " + name);
                 }
@@ -127,13 +129,27 @@ final class ClassRenames {
             dims++;
         }
         if (dims == 0) {
-            return current.getOrDefault(storedName, storedName);
+            return currentClass(storedName);
         }
         if (storedName.charAt(dims) != 'L') {
             return storedName; // an array of a primitive type
         }
         String element = storedName.substring(dims + 1, storedName.length() - 1);
-        String renamed = current.get(element);
-        return renamed == null ? storedName : storedName.substring(0, dims) + "L" + renamed + ";";
+        return storedName.substring(0, dims) + "L" + currentClass(element) + ";";
+    }
+
+    /** @return a class's current name; a nested class follows its outer class unless declared itself */
+    private String currentClass(String name) {
+        String renamed = current.get(name);
+        if (renamed != null) {
+            return renamed;
+        }
+        for (int dollar = name.lastIndexOf('$'); dollar > 0; dollar = name.lastIndexOf('$', dollar - 1)) {
+            String outer = current.get(name.substring(0, dollar));
+            if (outer != null) {
+                return outer + name.substring(dollar);
+            }
+        }
+        return name;
     }
 }
