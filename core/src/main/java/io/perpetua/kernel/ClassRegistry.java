@@ -52,6 +52,8 @@ final class ClassRegistry {
     private final Map<ClassDescriptor.Kind, Map<String, ClassDescriptor>> simple =
             new EnumMap<>(ClassDescriptor.Kind.class);
     private final Map<String, Class<?>> resolved = new HashMap<>();
+    /** {@link LayoutEvolution#match} by pair of descriptor ids: every fill of an object stored under an older layout asks. */
+    private final Map<Long, int[]> matches = new HashMap<>();
     private final ClassLoader loader;
     private final ClassRenames renames;
     private int maxId;
@@ -167,6 +169,12 @@ final class ClassRegistry {
     /** @return the name a stored class has now: itself, unless the application declares it renamed */
     String currentName(String storedName) {
         return renames.current(storedName);
+    }
+
+    /** @return {@link LayoutEvolution#match} of two layouts, worked out once */
+    int[] match(ClassDescriptor stored, ClassDescriptor current) {
+        return matches.computeIfAbsent(((long) stored.id << 32) | (current.id & 0xFFFFFFFFL),
+                k -> LayoutEvolution.match(stored, current, this));
     }
 
     /** @return the name a stored field or enum constant of a loaded class has now: itself, unless declared renamed */

@@ -30,7 +30,6 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.EnumSet;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -238,124 +237,15 @@ final class RecordDecoder implements RecordReader {
 
     /**
      * @return a reader that serves the fields of {@code current} from a record written under
-     *         {@code stored}: a field is matched by its declaring class and name, or, if it moved
-     *         to another class of the object's hierarchy (a field pulled up or pushed down), by
-     *         its name alone when exactly one unmatched stored field and one unmatched current
-     *         field have that name; added fields read as their default, removed ones are dropped
-     * @throws IncompatibleClassChangeException if a matched field changed its kind
+     *         {@code stored}, matched and converted by the rules of {@link LayoutEvolution}
+     * @throws IncompatibleClassChangeException if a stored value may not fit its field's new kind
      */
     FieldValues evolved(ClassDescriptor stored, ClassDescriptor current) {
         Object[] values = new Object[stored.fields.size()];
-        String[] storedNames = new String[values.length]; // as they are now: a field may have been renamed
-        Map<String, Integer> storedAt = new HashMap<>();
         for (int j = 0; j < values.length; j++) {
-            ClassDescriptor.Field f = stored.fields.get(j);
-            values[j] = field(f.type());
-            String qualified = classes.currentQualifiedName(f); // renamed classes and fields by their new names
-            storedAt.put(qualified, j);
-            storedNames[j] = qualified.substring(qualified.lastIndexOf('.') + 1);
+            values[j] = field(stored.fields.get(j).type());
         }
-        int[] source = new int[current.fields.size()]; // by current field: the stored field's index, or -1
-        boolean[] matched = new boolean[values.length];
-        for (int i = 0; i < source.length; i++) {
-            Integer j = storedAt.get(current.fields.get(i).qualifiedName());
-            source[i] = j == null ? -1 : j;
-            if (j != null) {
-                matched[j] = true;
-            }
-        }
-        for (int i = 0; i < source.length; i++) {
-            if (source[i] < 0) {
-                String name = current.fields.get(i).name();
-                int j = onlyUnmatched(storedNames, matched, name);
-                if (j >= 0 && onlyUnmatched(current.fields, source, name) == i) {
-                    source[i] = j;
-                    matched[j] = true;
-                }
-            }
-        }
-        Object[] served = new Object[source.length];
-        for (int i = 0; i < served.length; i++) {
-            ClassDescriptor.Field f = current.fields.get(i);
-            if (source[i] < 0) {
-                served[i] = defaultValue(f.type());
-                continue;
-            }
-            char was = stored.fields.get(source[i]).type();
-            Object v = converted(values[source[i]], was, f.type());
-            if (v == NOT_CONVERTIBLE) {
-                Object value = values[source[i]];
-                throw new IncompatibleClassChangeException(f.owner(), f.name(), "it was stored as " + typeName(was)
-                        + (was == 'L' ? " (" + (value == null ? "null" : "a " + value.getClass().getName()) + ")" : "")
-                        + " and is now " + typeName(f.type()) + ", which cannot hold every value of it");
-            }
-            served[i] = v;
-        }
-        return new FieldValues(served);
-    }
-
-    /** What {@link #converted} returns for a value the field cannot hold. */
-    static final Object NOT_CONVERTIBLE = new Object();
-
-    /**
-     * @return a field's stored value as the field's current kind: as it is for the same kind; a
-     *         lossless widening of a primitive (byte to short, int, long, float or double; short
-     *         and char to int, long, float or double; int to long or double; float to double);
-     *         a primitive boxed, for a reference field (whose type must then accept the box); a
-     *         box unboxed by the same rules, for a primitive field; else {@link #NOT_CONVERTIBLE}
-     */
-    static Object converted(Object value, char from, char to) {
-        if (from == to || to == 'L') {
-            return value;
-        }
-        if (from == 'L') {
-            char boxed = value instanceof Boolean ? 'Z' : value instanceof Byte ? 'B' : value instanceof Character ? 'C'
-                    : value instanceof Short ? 'S' : value instanceof Integer ? 'I' : value instanceof Long ? 'J'
-                    : value instanceof Float ? 'F' : value instanceof Double ? 'D' : 'L';
-            return boxed == 'L' ? NOT_CONVERTIBLE : converted(value, boxed, to);
-        }
-        if (WIDENS_TO.getOrDefault(from, "").indexOf(to) < 0) {
-            return NOT_CONVERTIBLE;
-        }
-        double d = value instanceof Character c ? c : ((Number) value).doubleValue(); // exact: the widening is lossless
-        return switch (to) {
-            case 'S' -> (short) d;
-            case 'I' -> (int) d;
-            case 'J' -> value instanceof Character c ? (long) c : ((Number) value).longValue();
-            case 'F' -> (float) d;
-            default -> d;
-        };
-    }
-
-    /** The lossless widening primitive conversions (JLS 5.1.2 without those that may round). */
-    private static final Map<Character, String> WIDENS_TO = Map.of('B', "SIJFD", 'S', "IJFD", 'C', "IJFD", 'I', "JD", 'F', "D");
-
-    /** @return the index of the one stored field named {@code name} not matched yet, or -1 if none or several */
-    private static int onlyUnmatched(String[] names, boolean[] matched, String name) {
-        int found = -1;
-        for (int j = 0; j < names.length; j++) {
-            if (!matched[j] && names[j].equals(name)) {
-                if (found >= 0) {
-                    return -1;
-                }
-                found = j;
-            }
-        }
-        return found;
-    }
-
-    /** @return the index of the one current field named {@code name} with no stored field yet, or -1 if none or several */
-    private static int onlyUnmatched(List<ClassDescriptor.Field> fields, int[] source, String name) {
-        int found = -1;
-        for (int i = 0; i < fields.size(); i++) {
-            if (source[i] < 0 && fields.get(i).name().equals(name)) {
-                if (found >= 0) {
-                    return -1;
-                }
-                found = i;
-            }
-        }
-        return found;
+        return new FieldValues(LayoutEvolution.served(values, classes.match(stored, current), stored, current));
     }
 
     static Object defaultValue(char type) {
@@ -369,20 +259,6 @@ final class RecordDecoder implements RecordReader {
             case 'F' -> 0f;
             case 'D' -> 0d;
             default -> null;
-        };
-    }
-
-    private static String typeName(char type) {
-        return switch (type) {
-            case 'Z' -> "boolean";
-            case 'B' -> "byte";
-            case 'C' -> "char";
-            case 'S' -> "short";
-            case 'I' -> "int";
-            case 'J' -> "long";
-            case 'F' -> "float";
-            case 'D' -> "double";
-            default -> "a reference";
         };
     }
 

@@ -21,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * How a record written under an older layout is matched to the class's current fields
- * ({@link RecordDecoder#evolved}): by declaring class and name, then, for a field that moved
+ * ({@link LayoutEvolution}, through {@link RecordDecoder#evolved}): by declaring class and name, then, for a field that moved
  * within the hierarchy, by name alone when that is unambiguous; classes and fields the application
  * declares renamed by their new names. (An upgrade in forked JVMs with
  * the real agent: the agent's {@code ClassEvolutionIT}.)
@@ -62,30 +62,30 @@ class FieldMatchingTest {
 
     @Test
     void aFieldWhoseKindChangedIsReadWhenEveryStoredValueFits() {
-        assertEquals(5, RecordDecoder.converted((byte) 5, 'B', 'I'));
-        assertEquals((short) -5, RecordDecoder.converted((byte) -5, 'B', 'S'));
-        assertEquals(7L, RecordDecoder.converted(7, 'I', 'J'));
-        assertEquals(Long.valueOf(Integer.MIN_VALUE), RecordDecoder.converted(Integer.MIN_VALUE, 'I', 'J'));
-        assertEquals((double) Integer.MAX_VALUE, RecordDecoder.converted(Integer.MAX_VALUE, 'I', 'D'));
-        assertEquals(1.1f + 0d, RecordDecoder.converted(1.1f, 'F', 'D'));
-        assertEquals(65, RecordDecoder.converted('A', 'C', 'I'));
-        assertEquals(65L, RecordDecoder.converted('A', 'C', 'J'));
-        assertEquals(7, RecordDecoder.converted(7, 'I', 'L')); // boxed, for an Integer, Number or Object field
-        assertEquals(7L, RecordDecoder.converted(7, 'L', 'J')); // an Integer unboxed and widened
-        assertEquals(true, RecordDecoder.converted(true, 'L', 'Z'));
+        assertEquals(5, LayoutEvolution.converted((byte) 5, 'B', 'I'));
+        assertEquals((short) -5, LayoutEvolution.converted((byte) -5, 'B', 'S'));
+        assertEquals(7L, LayoutEvolution.converted(7, 'I', 'J'));
+        assertEquals(Long.valueOf(Integer.MIN_VALUE), LayoutEvolution.converted(Integer.MIN_VALUE, 'I', 'J'));
+        assertEquals((double) Integer.MAX_VALUE, LayoutEvolution.converted(Integer.MAX_VALUE, 'I', 'D'));
+        assertEquals(1.1f + 0d, LayoutEvolution.converted(1.1f, 'F', 'D'));
+        assertEquals(65, LayoutEvolution.converted('A', 'C', 'I'));
+        assertEquals(65L, LayoutEvolution.converted('A', 'C', 'J'));
+        assertEquals(7, LayoutEvolution.converted(7, 'I', 'L')); // boxed, for an Integer, Number or Object field
+        assertEquals(7L, LayoutEvolution.converted(7, 'L', 'J')); // an Integer unboxed and widened
+        assertEquals(true, LayoutEvolution.converted(true, 'L', 'Z'));
     }
 
     @Test
     void aFieldWhoseKindChangedSoThatAValueMayNotFitIsNotRead() {
-        Object no = RecordDecoder.NOT_CONVERTIBLE;
-        assertSame(no, RecordDecoder.converted(7L, 'J', 'I')); // narrowing
-        assertSame(no, RecordDecoder.converted(7, 'I', 'F')); // may round
-        assertSame(no, RecordDecoder.converted(7L, 'J', 'D')); // may round
-        assertSame(no, RecordDecoder.converted(7, 'I', 'C')); // sign
-        assertSame(no, RecordDecoder.converted(true, 'Z', 'I'));
-        assertSame(no, RecordDecoder.converted(null, 'L', 'I'));
-        assertSame(no, RecordDecoder.converted("7", 'L', 'I'));
-        assertSame(no, RecordDecoder.converted(7L, 'L', 'I'));
+        Object no = LayoutEvolution.NOT_CONVERTIBLE;
+        assertSame(no, LayoutEvolution.converted(7L, 'J', 'I')); // narrowing
+        assertSame(no, LayoutEvolution.converted(7, 'I', 'F')); // may round
+        assertSame(no, LayoutEvolution.converted(7L, 'J', 'D')); // may round
+        assertSame(no, LayoutEvolution.converted(7, 'I', 'C')); // sign
+        assertSame(no, LayoutEvolution.converted(true, 'Z', 'I'));
+        assertSame(no, LayoutEvolution.converted(null, 'L', 'I'));
+        assertSame(no, LayoutEvolution.converted("7", 'L', 'I'));
+        assertSame(no, LayoutEvolution.converted(7L, 'L', 'I'));
     }
 
     @Test

@@ -1,0 +1,161 @@
+package io.perpetua.kernel;
+
+import io.perpetua.IncompatibleClassChangeException;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * How a record written under an older layout of a class maps onto the class's current layout:
+ * which stored field each current field takes its value from ({@link #match}), and how a value
+ * stored as one kind is read as another ({@link #converted}). Stateless.
+ */
+final class LayoutEvolution {
+    /** What {@link #converted} returns for a value the field cannot hold. */
+    static final Object NOT_CONVERTIBLE = new Object();
+
+    /** The lossless widening primitive conversions (JLS 5.1.2 without those that may round). */
+    private static final Map<Character, String> WIDENS_TO = Map.of('B', "SIJFD", 'S', "IJFD", 'C', "IJFD", 'I', "JD", 'F', "D");
+
+    private LayoutEvolution() {
+    }
+
+    /**
+     * Matches a field by its declaring class and name, both as they are now (the application may
+     * have declared them renamed, see {@link ClassRenames}); or, if it moved to another class of
+     * the object's hierarchy (pulled up or pushed down), by its name alone when exactly one
+     * unmatched stored field and one unmatched current field have that name.
+     *
+     * @return by current field, the index of the stored field it takes its value from, or -1 for
+     *         none (a field added since: it reads as its default); stored fields no current one
+     *         takes are dropped
+     */
+    static int[] match(ClassDescriptor stored, ClassDescriptor current, ClassRegistry classes) {
+        String[] storedNames = new String[stored.fields.size()]; // as they are now
+        Map<String, Integer> storedAt = new HashMap<>();
+        for (int j = 0; j < storedNames.length; j++) {
+            String qualified = classes.currentQualifiedName(stored.fields.get(j));
+            storedAt.put(qualified, j);
+            storedNames[j] = qualified.substring(qualified.lastIndexOf('.') + 1);
+        }
+        int[] source = new int[current.fields.size()];
+        boolean[] matched = new boolean[storedNames.length];
+        for (int i = 0; i < source.length; i++) {
+            Integer j = storedAt.get(current.fields.get(i).qualifiedName());
+            source[i] = j == null ? -1 : j;
+            if (j != null) {
+                matched[j] = true;
+            }
+        }
+        for (int i = 0; i < source.length; i++) {
+            if (source[i] < 0) {
+                String name = current.fields.get(i).name();
+                int j = onlyUnmatched(storedNames, matched, name);
+                if (j >= 0 && onlyUnmatched(current.fields, source, name) == i) {
+                    source[i] = j;
+                    matched[j] = true;
+                }
+            }
+        }
+        return source;
+    }
+
+    /**
+     * @param values the stored fields' values, boxed, in the stored layout's order
+     * @param source what {@link #match} returned for the two layouts
+     * @return the current fields' values, boxed, in the current layout's order
+     * @throws IncompatibleClassChangeException if a stored value may not fit its field's new kind
+     */
+    static Object[] served(Object[] values, int[] source, ClassDescriptor stored, ClassDescriptor current) {
+        Object[] served = new Object[source.length];
+        for (int i = 0; i < served.length; i++) {
+            ClassDescriptor.Field f = current.fields.get(i);
+            if (source[i] < 0) {
+                served[i] = RecordDecoder.defaultValue(f.type());
+                continue;
+            }
+            Object value = values[source[i]];
+            char was = stored.fields.get(source[i]).type();
+            served[i] = converted(value, was, f.type());
+            if (served[i] == NOT_CONVERTIBLE) {
+                throw new IncompatibleClassChangeException(f.owner(), f.name(), "it was stored as " + typeName(was)
+                        + (was == 'L' ? " (" + (value == null ? "null" : "a " + value.getClass().getName()) + ")" : "")
+                        + " and is now " + typeName(f.type()) + ", which cannot hold every value of it");
+            }
+        }
+        return served;
+    }
+
+    /**
+     * @return a field's stored value as the field's current kind: as it is for the same kind; a
+     *         lossless widening of a primitive (byte to short, int, long, float or double; short
+     *         and char to int, long, float or double; int to long or double; float to double);
+     *         a primitive boxed, for a reference field (whose type must then accept the box); a
+     *         box unboxed by the same rules, for a primitive field; else {@link #NOT_CONVERTIBLE}
+     */
+    static Object converted(Object value, char from, char to) {
+        if (from == to || to == 'L') {
+            return value;
+        }
+        if (from == 'L') {
+            char boxed = value instanceof Boolean ? 'Z' : value instanceof Byte ? 'B' : value instanceof Character ? 'C'
+                    : value instanceof Short ? 'S' : value instanceof Integer ? 'I' : value instanceof Long ? 'J'
+                    : value instanceof Float ? 'F' : value instanceof Double ? 'D' : 'L';
+            return boxed == 'L' ? NOT_CONVERTIBLE : converted(value, boxed, to);
+        }
+        if (WIDENS_TO.getOrDefault(from, "").indexOf(to) < 0) {
+            return NOT_CONVERTIBLE;
+        }
+        double d = value instanceof Character c ? c : ((Number) value).doubleValue(); // exact: the widening is lossless
+        return switch (to) {
+            case 'S' -> (short) d;
+            case 'I' -> (int) d;
+            case 'J' -> value instanceof Character c ? (long) c : ((Number) value).longValue();
+            case 'F' -> (float) d;
+            default -> d;
+        };
+    }
+
+    static String typeName(char type) {
+        return switch (type) {
+            case 'Z' -> "boolean";
+            case 'B' -> "byte";
+            case 'C' -> "char";
+            case 'S' -> "short";
+            case 'I' -> "int";
+            case 'J' -> "long";
+            case 'F' -> "float";
+            case 'D' -> "double";
+            default -> "a reference";
+        };
+    }
+
+    /** @return the index of the one stored field named {@code name} not matched yet, or -1 if none or several */
+    private static int onlyUnmatched(String[] names, boolean[] matched, String name) {
+        int found = -1;
+        for (int j = 0; j < names.length; j++) {
+            if (!matched[j] && names[j].equals(name)) {
+                if (found >= 0) {
+                    return -1;
+                }
+                found = j;
+            }
+        }
+        return found;
+    }
+
+    /** @return the index of the one current field named {@code name} with no stored field yet, or -1 if none or several */
+    private static int onlyUnmatched(List<ClassDescriptor.Field> fields, int[] source, String name) {
+        int found = -1;
+        for (int i = 0; i < fields.size(); i++) {
+            if (source[i] < 0 && fields.get(i).name().equals(name)) {
+                if (found >= 0) {
+                    return -1;
+                }
+                found = i;
+            }
+        }
+        return found;
+    }
+}
