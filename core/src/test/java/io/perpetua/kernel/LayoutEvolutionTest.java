@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * declares renamed by their new names. (An upgrade in forked JVMs with
  * the real agent: the agent's {@code ClassEvolutionIT}.)
  */
-class FieldMatchingTest {
+class LayoutEvolutionTest {
     @Test
     void aFieldIsMatchedByItsDeclaringClassAndName() {
         assertEquals(List.of(2, 0), served(List.of(f("Item", "b", 1), f("Item", "a", 2)),
@@ -117,12 +117,12 @@ class FieldMatchingTest {
         Path file = dir.resolve(ClassRenames.RESOURCE);
         Files.createDirectories(file.getParent());
         Files.writeString(file, properties);
-        return new URLClassLoader(new URL[] {dir.toUri().toURL()}, FieldMatchingTest.class.getClassLoader());
+        return new URLClassLoader(new URL[] {dir.toUri().toURL()}, LayoutEvolutionTest.class.getClassLoader());
     }
 
     /** @return the values the current fields are served from a record of the stored fields */
     private static List<Object> served(List<Stored> stored, List<Field> current) {
-        return served(FieldMatchingTest.class.getClassLoader(), stored, current);
+        return served(LayoutEvolutionTest.class.getClassLoader(), stored, current);
     }
 
     private static List<Object> served(ClassLoader loader, List<Stored> stored, List<Field> current) {
@@ -141,7 +141,7 @@ class FieldMatchingTest {
     }
 
     private static RecordDecoder decoder(ByteOut body) {
-        return decoder(FieldMatchingTest.class.getClassLoader(), body);
+        return decoder(LayoutEvolutionTest.class.getClassLoader(), body);
     }
 
     private static RecordDecoder decoder(ClassLoader loader, ByteOut body) {
