@@ -16,8 +16,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
-import java.util.function.Function;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -273,6 +273,218 @@ class ClassEvolutionTest {
         });
     }
 
+    /**
+     * Random changes between two versions of a class (fields kept, removed, added, renamed, of a
+     * new kind, and the class renamed), checked against what the rules say each field reads as:
+     * its value (converted), its default, or an error naming the first field at fault; then,
+     * when it reads, written back under the new layout and read again. 24 rounds of a fixed seed;
+     * {@code -Dperpetua.evolution.seed=N} and {@code -Dperpetua.evolution.rounds=N} run others
+     * (six seeds of 30 rounds were run when this was written).
+     */
+    @Test
+    void randomLayoutChangesReadAsTheRulesSay() throws Exception {
+        long seed = Long.getLong("perpetua.evolution.seed", 20261126L);
+        SplittableRandom random = new SplittableRandom(seed);
+        for (int round = 0; round < Integer.getInteger("perpetua.evolution.rounds", 24); round++) {
+            String where = "seed " + seed + ", round " + round;
+            String uri = TestStores.newUri();
+            Map<String, String> before = new TreeMap<>();
+            Map<String, Object> values = new TreeMap<>();
+            for (int f = random.nextInt(1, 7); f > 0; f--) {
+                String kind = KINDS[random.nextInt(KINDS.length)];
+                before.put("f" + before.size(), kind);
+                values.put("f" + (before.size() - 1), randomValue(kind, random));
+            }
+            ClassLoader v1 = compile("r" + round + "v1", before, "");
+            withLoader(v1, () -> store(uri, v1, item -> values.forEach((f, v) -> set(item, f, v))));
+
+            String className = random.nextBoolean() ? "Item" : "Thing";
+            StringBuilder renames = new StringBuilder(className.equals("Item") ? "" : "evo.Item = evo.Thing\n");
+            Map<String, String> after = new TreeMap<>();
+            Map<String, Object> expected = new TreeMap<>(); // by current field: its value, or FAILS
+            for (Map.Entry<String, String> e : before.entrySet()) {
+                int change = random.nextInt(4);
+                if (change == 0) {
+                    continue; // removed
+                }
+                String name = e.getKey();
+                if (change == 1) {
+                    name = "r" + e.getKey().substring(1);
+                    renames.append("evo.").append(className).append('#').append(e.getKey()).append(" = ").append(name).append('\n');
+                }
+                String kind = change == 2 ? KINDS[random.nextInt(KINDS.length)] : e.getValue();
+                after.put(name, kind);
+                expected.put(name, readAs(values.get(e.getKey()), e.getValue(), kind));
+            }
+            for (int added = random.nextInt(3); added > 0; added--) {
+                String kind = KINDS[random.nextInt(KINDS.length)];
+                after.put("a" + added, kind);
+                expected.put("a" + added, defaultOf(kind));
+            }
+            ClassLoader v2 = compile("r" + round + "v2", className, after, "");
+            declareRenames("r" + round + "v2", renames.toString());
+
+            String failing = firstFailing(expected);
+            withLoader(v2, () -> {
+                try (PersistentStore store = TestStores.open(uri)) {
+                    if (failing != null) {
+                        IncompatibleClassChangeException e = assertThrows(IncompatibleClassChangeException.class,
+                                () -> describe(store.fetch("item")), where);
+                        assertEquals(failing, e.fieldName(), where + ": " + e.getMessage());
+                        return null;
+                    }
+                    Object item = store.fetch("item");
+                    assertEquals(describe(after, expected), describe(item), where + ", " + before + " -> " + after);
+                    if (!after.isEmpty()) { // written back under the new layout
+                        String first = after.keySet().iterator().next();
+                        store.inTransaction(() -> set(item, first, expected.get(first)));
+                    }
+                }
+                try (PersistentStore store = TestStores.open(uri)) {
+                    assertEquals(describe(after, expected), describe(store.fetch("item")), where + ", written back");
+                }
+                return null;
+            });
+            if (failing != null) {
+                withLoader(v1, () -> { // nothing was lost
+                    try (PersistentStore store = TestStores.open(uri)) {
+                        assertEquals(describe(before, values), describe(store.fetch("item")), where + ", after the error");
+                    }
+                    return null;
+                });
+            }
+        }
+    }
+
+    private static final String[] KINDS = {"boolean", "byte", "char", "short", "int", "long", "float", "double",
+            "String", "Integer", "Long", "Object"};
+    /** What a field expects when its stored value cannot be read as its new kind. */
+    private static final Object FAILS = new Object() {
+        @Override
+        public String toString() {
+            return "FAILS";
+        }
+    };
+
+    private static Object randomValue(String kind, SplittableRandom random) {
+        int n = random.nextInt(-100, 100);
+        return switch (kind) {
+            case "boolean" -> n > 0;
+            case "byte" -> (byte) n;
+            case "char" -> (char) ('a' + Math.abs(n) % 26);
+            case "short" -> (short) (n * 300);
+            case "int" -> n * 1_000_003;
+            case "long", "Long" -> n * 10_000_000_019L;
+            case "float" -> n + 0.25f;
+            case "double" -> n + 0.125;
+            case "String" -> "s" + n;
+            case "Integer" -> n;
+            default -> random.nextBoolean() ? (Object) n : "o" + n; // Object
+        };
+    }
+
+    private static Object defaultOf(String kind) {
+        return PRIMITIVES.containsKey(kind) ? RecordDecoder.defaultValue(primitiveCode(kind)) : null;
+    }
+
+    private static char primitiveCode(String kind) {
+        return switch (kind) {
+            case "boolean" -> 'Z';
+            case "byte" -> 'B';
+            case "char" -> 'C';
+            case "short" -> 'S';
+            case "int" -> 'I';
+            case "long" -> 'J';
+            case "float" -> 'F';
+            case "double" -> 'D';
+            default -> 'L';
+        };
+    }
+
+    /**
+     * The model: what a value stored as one kind reads as under another, written from the
+     * language's own conversions rather than from the kernel's code. A primitive reads as a
+     * wider primitive when every value of it fits exactly; a box as the primitive it holds, by
+     * the same rule; a primitive's box, or a reference, into a reference field if its class fits.
+     */
+    private static Object readAs(Object v, String from, String to) {
+        if (from.equals(to)) {
+            return v;
+        }
+        boolean fromPrimitive = PRIMITIVES.containsKey(from);
+        if (!PRIMITIVES.containsKey(to)) { // a reference field: the codec's cast decides
+            Class<?> type = switch (to) {
+                case "String" -> String.class;
+                case "Integer" -> Integer.class;
+                case "Long" -> Long.class;
+                default -> Object.class;
+            };
+            return v == null || type.isInstance(v) ? v : CAST_FAILS;
+        }
+        String held = fromPrimitive ? from : v instanceof Integer ? "int" : v instanceof Long ? "long" : null;
+        if (held == null) {
+            return FAILS; // a String, null, or another reference into a primitive field
+        }
+        if (held.equals(to)) {
+            return v;
+        }
+        List<String> exact = switch (held) { // JLS 5.1.2, without the conversions that may round
+            case "byte" -> List.of("short", "int", "long", "float", "double");
+            case "short", "char" -> List.of("int", "long", "float", "double");
+            case "int" -> List.of("long", "double");
+            case "float" -> List.of("double");
+            default -> List.of();
+        };
+        if (!exact.contains(to)) {
+            return FAILS;
+        }
+        long asLong = v instanceof Character c ? c : ((Number) v).longValue();
+        double asDouble = v instanceof Character c ? c : ((Number) v).doubleValue();
+        return switch (to) {
+            case "short" -> (short) asLong;
+            case "int" -> (int) asLong;
+            case "long" -> asLong;
+            case "float" -> (float) asDouble;
+            default -> asDouble;
+        };
+    }
+
+    /** What a field expects when its stored value is read but does not fit the field's class. */
+    private static final Object CAST_FAILS = new Object() {
+        @Override
+        public String toString() {
+            return "CAST_FAILS";
+        }
+    };
+
+    /**
+     * @return the field the read must name: the first, in layout order, whose value cannot be
+     *         converted (found before the object's codec runs); else the first whose value its
+     *         codec cannot cast; null if every field reads
+     */
+    private static String firstFailing(Map<String, Object> expected) {
+        for (Map.Entry<String, Object> e : expected.entrySet()) {
+            if (e.getValue() == FAILS) {
+                return e.getKey();
+            }
+        }
+        for (Map.Entry<String, Object> e : expected.entrySet()) {
+            if (e.getValue() == CAST_FAILS) {
+                return e.getKey();
+            }
+        }
+        return null;
+    }
+
+    /** @return what the generated {@code describe()} prints for these values */
+    private static String describe(Map<String, String> fields, Map<String, Object> values) {
+        StringBuilder sb = new StringBuilder();
+        for (String name : fields.keySet()) {
+            sb.append(sb.length() == 0 ? "" : ",").append(name).append('=').append(values.get(name));
+        }
+        return sb.toString();
+    }
+
     // ---- helpers ----
 
     private interface Body {
@@ -361,6 +573,13 @@ class ClassEvolutionTest {
         }
     }
 
+    /** Each primitive field type: its box and the suffix of its RecordWriter / RecordReader methods. */
+    private static final Map<String, String[]> PRIMITIVES = Map.of("boolean", new String[] {"Boolean", "Boolean"},
+            "byte", new String[] {"Byte", "Byte"}, "char", new String[] {"Character", "Char"},
+            "short", new String[] {"Short", "Short"}, "int", new String[] {"Integer", "Int"},
+            "long", new String[] {"Long", "Long"}, "float", new String[] {"Float", "Float"},
+            "double", new String[] {"Double", "Double"});
+
     /**
      * Compiles a version of {@code evo.Item} that implements the persistence protocol exactly
      * as the agent generates it, with the given fields, plus extra top-level types.
@@ -382,33 +601,23 @@ class ClassEvolutionTest {
         StringBuilder read = new StringBuilder();
         StringBuilder describe = new StringBuilder("readCheck(); return \"\"");
         StringBuilder set = new StringBuilder("writeCheck(); switch (f) {");
-        Function<String, String> box = t -> switch (t) {
-            case "int" -> "Integer";
-            case "long" -> "Long";
-            default -> t;
-        };
         String sep = "";
         for (Map.Entry<String, String> e : sorted.entrySet()) {
             String n = e.getKey();
             String t = e.getValue();
             decl.append("  public ").append(t).append(' ').append(n).append(";\n");
-            switch (t) {
-                case "int" -> {
-                    write.append("out.writeInt(").append(n).append(");");
-                    read.append(n).append(" = in.readInt();");
-                }
-                case "long" -> {
-                    write.append("out.writeLong(").append(n).append(");");
-                    read.append(n).append(" = in.readLong();");
-                }
-                default -> {
-                    write.append("out.writeObject(").append(n).append(");");
-                    read.append(n).append(" = (").append(t).append(") in.readObject();");
-                }
+            String[] primitive = PRIMITIVES.get(t); // {box, codec method suffix}
+            if (primitive != null) {
+                write.append("out.write").append(primitive[1]).append('(').append(n).append(");");
+                read.append(n).append(" = in.read").append(primitive[1]).append("();");
+            } else {
+                write.append("out.writeObject(").append(n).append(");");
+                read.append(n).append(" = (").append(t).append(") in.readObject();");
             }
             describe.append(" + \"").append(sep).append(n).append("=\" + ").append(n);
             sep = ",";
-            set.append("case \"").append(n).append("\" -> ").append(n).append(" = (").append(box.apply(t)).append(") v;");
+            set.append("case \"").append(n).append("\" -> ").append(n).append(" = (")
+                    .append(primitive != null ? primitive[0] : t).append(") v;");
         }
         set.append("default -> throw new IllegalArgumentException(f); }");
         String source = "package evo;\n"
