@@ -71,12 +71,17 @@ public interface PersistentStore extends AutoCloseable {
 
     /**
      * Opens (creating if needed) the embedded default store, RocksDB, in a directory. Needs
-     * {@code perpetua-store-rocksdb} on the class path.
+     * {@code perpetua-store-rocksdb} on the class path. The classes of stored objects are found
+     * through the calling thread's context class loader, which also supplies the renamed
+     * classes, fields and enum constants the application declares in
+     * {@code META-INF/perpetua/renamed-classes.properties}.
      *
      * @param directory the store's directory
      * @return the open store, owned by the caller
      * @throws StoreLockedException if another process has the store open
      * @throws CorruptStoreException if the directory holds something that is not a store
+     * @throws PersistentStoreException if the declared renames cannot be read or contradict
+     *         each other
      */
     static PersistentStore open(Path directory) {
         return new Kernel(Backends.open(directory));
@@ -184,9 +189,13 @@ public interface PersistentStore extends AutoCloseable {
 
     /**
      * Returns the object bound to a name, filled; the objects it references are hollow until
-     * touched.
+     * touched. An object stored under an older version of its class is read under the current
+     * one: fields added read as their default, removed ones are dropped, and widened, boxed,
+     * moved or declared-renamed ones keep their value (see {@link IncompatibleClassChangeException}).
      *
      * @throws UnknownPersistentName if the name is not bound
+     * @throws IncompatibleClassChangeException if the object's class changed so that what is
+     *         stored cannot be read (touching a hollow object may throw it too)
      */
     Object fetch(String name);
 
