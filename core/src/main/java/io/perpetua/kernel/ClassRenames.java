@@ -19,10 +19,10 @@ import java.util.Set;
  * newField} for a field or an enum constant of a class (named as it is now). A store keeps the
  * names it was written with; a record of a renamed class is read as an object of the new class, a
  * renamed field's value as the new field's, a renamed constant as the new constant, and all are
- * written back under the new names. Renames chain
- * ({@code a = b} and {@code b = c} read {@code a} as {@code c}), so a release need not rewrite
- * what older releases declared; a nested class follows its outer class ({@code a.Outer = b.Other}
- * reads {@code a.Outer$Inner} as {@code b.Other$Inner}) unless it is declared itself. Immutable.
+ * written back under the new names. Renames chain ({@code a = b} and {@code b = c} read {@code a}
+ * as {@code c}), so a release need not rewrite what older releases declared; a nested class
+ * follows its outer class ({@code a.Outer = b.Other} reads {@code a.Outer$Inner} as
+ * {@code b.Other$Inner}) unless it is declared itself. Immutable.
  */
 final class ClassRenames {
     /** Where an application declares its renamed classes. */
