@@ -3,8 +3,8 @@ package io.perpetua.kernel;
 import io.perpetua.IncompatibleClassChangeException;
 
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.function.IntPredicate;
 
 /**
  * How a record written under an older layout of a class maps onto the class's current layout:
@@ -15,8 +15,6 @@ final class LayoutEvolution {
     /** What {@link #converted} returns for a value the field cannot hold. */
     static final Object NOT_CONVERTIBLE = new Object();
 
-    /** The lossless widening primitive conversions (JLS 5.1.2 without those that may round). */
-    private static final Map<Character, String> WIDENS_TO = Map.of('B', "SIJFD", 'S', "IJFD", 'C', "IJFD", 'I', "JD", 'F', "D");
 
     private LayoutEvolution() {
     }
@@ -39,22 +37,23 @@ final class LayoutEvolution {
             storedAt.put(qualified, j);
             storedNames[j] = qualified.substring(qualified.lastIndexOf('.') + 1);
         }
-        int[] source = new int[current.fields.size()];
-        boolean[] matched = new boolean[storedNames.length];
+        String[] currentNames = new String[current.fields.size()];
+        int[] source = new int[currentNames.length];
+        boolean[] taken = new boolean[storedNames.length];
         for (int i = 0; i < source.length; i++) {
+            currentNames[i] = current.fields.get(i).name();
             Integer j = storedAt.get(current.fields.get(i).qualifiedName());
             source[i] = j == null ? -1 : j;
             if (j != null) {
-                matched[j] = true;
+                taken[j] = true;
             }
         }
         for (int i = 0; i < source.length; i++) {
             if (source[i] < 0) {
-                String name = current.fields.get(i).name();
-                int j = onlyUnmatched(storedNames, matched, name);
-                if (j >= 0 && onlyUnmatched(current.fields, source, name) == i) {
+                int j = onlyOne(storedNames, k -> !taken[k], currentNames[i]);
+                if (j >= 0 && onlyOne(currentNames, k -> source[k] < 0, currentNames[i]) == i) {
                     source[i] = j;
-                    matched[j] = true;
+                    taken[j] = true;
                 }
             }
         }
@@ -104,7 +103,7 @@ final class LayoutEvolution {
                     : value instanceof Float ? 'F' : value instanceof Double ? 'D' : 'L';
             return boxed == 'L' ? NOT_CONVERTIBLE : converted(value, boxed, to);
         }
-        if (WIDENS_TO.getOrDefault(from, "").indexOf(to) < 0) {
+        if (widensTo(from).indexOf(to) < 0) {
             return NOT_CONVERTIBLE;
         }
         double d = value instanceof Character c ? c : ((Number) value).doubleValue(); // exact: the widening is lossless
@@ -117,7 +116,18 @@ final class LayoutEvolution {
         };
     }
 
-    static String typeName(char type) {
+    /** @return the kinds a primitive kind widens to without loss (JLS 5.1.2 without the conversions that may round) */
+    private static String widensTo(char kind) {
+        return switch (kind) {
+            case 'B' -> "SIJFD";
+            case 'S', 'C' -> "IJFD";
+            case 'I' -> "JD";
+            case 'F' -> "D";
+            default -> "";
+        };
+    }
+
+    private static String typeName(char type) {
         return switch (type) {
             case 'Z' -> "boolean";
             case 'B' -> "byte";
@@ -131,29 +141,15 @@ final class LayoutEvolution {
         };
     }
 
-    /** @return the index of the one stored field named {@code name} not matched yet, or -1 if none or several */
-    private static int onlyUnmatched(String[] names, boolean[] matched, String name) {
+    /** @return the index of the one name equal to {@code name} among those {@code open} admits, or -1 if none or several */
+    private static int onlyOne(String[] names, IntPredicate open, String name) {
         int found = -1;
-        for (int j = 0; j < names.length; j++) {
-            if (!matched[j] && names[j].equals(name)) {
+        for (int k = 0; k < names.length; k++) {
+            if (open.test(k) && names[k].equals(name)) {
                 if (found >= 0) {
                     return -1;
                 }
-                found = j;
-            }
-        }
-        return found;
-    }
-
-    /** @return the index of the one current field named {@code name} with no stored field yet, or -1 if none or several */
-    private static int onlyUnmatched(List<ClassDescriptor.Field> fields, int[] source, String name) {
-        int found = -1;
-        for (int i = 0; i < fields.size(); i++) {
-            if (source[i] < 0 && fields.get(i).name().equals(name)) {
-                if (found >= 0) {
-                    return -1;
-                }
-                found = i;
+                found = k;
             }
         }
         return found;

@@ -403,16 +403,11 @@ final class RecordDecoder implements RecordReader {
         return LocalDateTime.of(d, LocalTime.ofNanoOfDay(in.readVarLong()));
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
     private Object enumConstant(ClassDescriptor d, String name) {
         if (d.kind != Kind.ENUM) {
             throw new ByteIn.MalformedRecord("an enum value names " + d + ", which is not an enum");
         }
-        Class<?> type = classes.resolve(d.className);
-        if (!type.isEnum()) {
-            throw new IncompatibleClassChangeException(d.className, null, "it was stored as an enum and is no longer one");
-        }
-        return constant(type, name);
+        return constant(enumClass(d.className), name);
     }
 
     private Object record(ClassDescriptor stored) {

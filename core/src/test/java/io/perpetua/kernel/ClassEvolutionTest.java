@@ -301,7 +301,7 @@ class ClassEvolutionTest {
             String className = random.nextBoolean() ? "Item" : "Thing";
             StringBuilder renames = new StringBuilder(className.equals("Item") ? "" : "evo.Item = evo.Thing\n");
             Map<String, String> after = new TreeMap<>();
-            Map<String, Object> expected = new TreeMap<>(); // by current field: its value, or FAILS
+            Map<String, Object> expected = new TreeMap<>(); // by current field: its value, FAILS or CAST_FAILS
             for (Map.Entry<String, String> e : before.entrySet()) {
                 int change = random.nextInt(4);
                 if (change == 0) {
