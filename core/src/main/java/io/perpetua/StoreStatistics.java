@@ -14,12 +14,14 @@ package io.perpetua;
  * @param commits commits since open that wrote something
  * @param residentObjects objects the kernel's object table tracks now (including hollow ones
  *                        not yet collected)
- * @param comparedContainers resident arrays and collections that each commit compares with what
- *                           they held when read or last committed, since an array cannot report
- *                           its own changes: a commit's cost grows with this (new ones, not yet
+ * @param comparedContainers resident arrays and collections that every commit compares with
+ *                           what they held when read or last committed, since they cannot report
+ *                           their own changes: a commit's cost grows with this (new ones, not yet
  *                           committed, are counted too). Arrays never read (still lazy), empty
  *                           arrays, immutable collections and containers their owner has
- *                           replaced are not among them.
+ *                           replaced are not among them; nor, while the agent's array write log
+ *                           is trusted, arrays that never escaped to JDK code (a commit compares
+ *                           those only when they were logged as written).
  */
 public record StoreStatistics(long objects, long names, long bytesOnDisk, long recordsRead, long recordsWritten,
                               long commits, long residentObjects, long comparedContainers) {

@@ -6,6 +6,8 @@ import io.perpetua.agent.transform.ClassFilter;
 import io.perpetua.agent.transform.ClassRewriter;
 import io.perpetua.agent.transform.PerpetuaTransformer;
 
+import io.perpetua.runtime.ArrayWrites;
+
 import java.lang.instrument.Instrumentation;
 import java.net.URL;
 import java.security.CodeSource;
@@ -18,7 +20,10 @@ import java.security.CodeSource;
  *
  * <p>After {@code premain}, the system property {@value #AGENT_PROPERTY} holds the agent's
  * version, so that the kernel can tell "the agent is not running" from "this class was not
- * rewritten" in its messages.
+ * rewritten" in its messages; and {@code perpetua.arrays} says whether the kernel may trust the
+ * array write log ({@code io.perpetua.runtime.ArrayWrites}): {@code tracked} when every class is
+ * rewritten (no include or exclude option), else why not. A class that then fails to rewrite,
+ * or that was loaded before the agent, turns it off for the rest of the run.
  */
 public final class PerpetuaAgent {
 
@@ -30,7 +35,15 @@ public final class PerpetuaAgent {
 
     /** Called by the JVM before {@code main} for {@code -javaagent}. */
     public static void premain(String args, Instrumentation instrumentation) {
-        install(AgentOptions.parse(args), instrumentation);
+        AgentOptions options = AgentOptions.parse(args);
+        // The kernel may trust the array write log only if every class that can write an
+        // array is rewritten: none excluded, none loaded before now (reportEarlyClasses). A
+        // value given on the command line (-Dperpetua.arrays=compared) is the user's word.
+        if (System.getProperty(ArrayWrites.PROPERTY) == null) {
+            System.setProperty(ArrayWrites.PROPERTY, options.include().isEmpty() && options.exclude().isEmpty()
+                    ? ArrayWrites.TRACKED : "compared: the agent's include or exclude option leaves classes unrewritten");
+        }
+        install(options, instrumentation);
     }
 
     /**
@@ -38,6 +51,7 @@ public final class PerpetuaAgent {
      * were and are reported; classes loaded from now on are rewritten.
      */
     public static void agentmain(String args, Instrumentation instrumentation) {
+        System.setProperty(ArrayWrites.PROPERTY, "compared: the agent was attached to a running JVM");
         install(AgentOptions.parse(args), instrumentation);
     }
 
@@ -77,6 +91,7 @@ public final class PerpetuaAgent {
             if (filter.reject(internal) != null) {
                 continue;
             }
+            System.setProperty(ArrayWrites.PROPERTY, "compared: " + c.getName() + " was loaded before the agent started");
             listener.onWarning(c.getName(), "was loaded before the Perpetua agent started, so it is not rewritten:"
                     + " its instances cannot be made persistent (persisting one fails with"
                     + " NotPersistableException), and its field accesses are not checked. Load it after the agent"

@@ -68,6 +68,14 @@ final class ContainerHandle extends Handle {
      * it to a record of its own.
      */
     boolean embedded;
+    /**
+     * For an array while the array write log is trusted: whether code that does not log its
+     * writes (a JDK method it was passed to) may change it, so that every commit compares it.
+     * Sticky.
+     */
+    boolean escaped;
+    /** For an array: whether it is in the kernel's list of arrays logged as written since the last commit. */
+    boolean logged;
     /** For an embedded container: the id of the object whose record holds it. */
     long ownerId;
     /** The index in the object table's list of containers that can change, or -1 when not in it. */

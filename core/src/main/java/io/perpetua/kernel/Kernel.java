@@ -13,6 +13,7 @@ import io.perpetua.TransactionStateException;
 import io.perpetua.UnexpectedTypeException;
 import io.perpetua.UnknownPersistentName;
 import io.perpetua.kernel.ClassDescriptor.Kind;
+import io.perpetua.runtime.ArrayWrites;
 import io.perpetua.runtime.ObjectState;
 import io.perpetua.runtime.Persistent;
 import io.perpetua.runtime.RecordReader;
@@ -126,6 +127,21 @@ public final class Kernel implements PersistentStore {
     private long recordsRead;
     private long recordsWritten;
     private long commits;
+    /**
+     * Whether this store trusts the array write log ({@link ArrayWrites}): then a commit compares
+     * only the resident arrays logged as written since the last one, and those that escaped,
+     * instead of every resident array. Decided at open; turned off for good when the log stops
+     * being trusted (a class the agent could not rewrite, which does not log its writes).
+     */
+    private boolean arraysTracked;
+    /** This store's share of the log, while {@link #arraysTracked}. */
+    private final ArrayInbox inbox = new ArrayInbox();
+    /**
+     * The resident persistent arrays logged as written since the last commit or abort (each
+     * once: its handle is {@link ContainerHandle#logged}), held strongly until then, so that a
+     * change is not collected with an array the program dropped.
+     */
+    private final ArrayList<Object> loggedArrays = new ArrayList<>();
 
     /**
      * Opens a kernel over a backend, which it then owns.
@@ -142,6 +158,11 @@ public final class Kernel implements PersistentStore {
         } catch (RuntimeException e) {
             backend.close();
             throw e;
+        }
+        arraysTracked = ArrayWrites.tracking();
+        table.arraysTracked(arraysTracked);
+        if (arraysTracked) {
+            ArrayWrites.register(inbox);
         }
         OPEN.add(this);
     }
@@ -230,6 +251,7 @@ public final class Kernel implements PersistentStore {
         checkOpen();
         requireTransaction("commitTransaction");
         table.expunge();
+        takeArrayWrites();
         Commit commit = new Commit();
         WriteSet writes;
         try {
@@ -296,9 +318,75 @@ public final class Kernel implements PersistentStore {
         }
     }
 
+    /**
+     * Takes this store's share of the array write log: marks the resident arrays that escaped,
+     * and lists those written in {@link #loggedArrays}. If the log is no longer trusted, lists
+     * every resident array for comparison from now on instead.
+     */
+    private void takeArrayWrites() {
+        if (!arraysTracked) {
+            return;
+        }
+        if (!ArrayWrites.tracking()) {
+            arraysTracked = false;
+            ArrayWrites.unregister(inbox);
+            table.arraysTracked(false);
+            forgetLoggedArrays();
+            return;
+        }
+        ArrayWrites.flush();
+        ArrayInbox.Taken taken = inbox.take();
+        if (taken.overflowed()) {
+            table.forEachArray(h -> {
+                Object c = h.get();
+                if (c != null) {
+                    if (ArrayWrites.escaped(c)) {
+                        table.escaped(h);
+                    }
+                    logged(h, c);
+                }
+            });
+        }
+        for (Object c : taken.escaped()) {
+            ContainerHandle h = table.container(c);
+            if (h != null) {
+                table.escaped(h);
+            }
+        }
+        Object[] written = taken.written();
+        for (int i = 0; i < taken.writtenCount(); i++) {
+            Object c = written[i];
+            if (i > 0 && c == written[i - 1]) {
+                continue;
+            }
+            ContainerHandle h = table.container(c);
+            if (h != null) {
+                logged(h, c);
+            }
+        }
+    }
+
+    private void logged(ContainerHandle h, Object array) {
+        if (!h.logged && h.slot < 0 && h.descriptor.kind == Kind.ARRAY) {
+            h.logged = true;
+            loggedArrays.add(array);
+        }
+    }
+
+    private void forgetLoggedArrays() {
+        for (Object c : loggedArrays) {
+            ContainerHandle h = table.container(c);
+            if (h != null) {
+                h.logged = false;
+            }
+        }
+        loggedArrays.clear();
+    }
+
     /** Returns every persistent object to its committed state; forgets this transaction's names. */
     private void rollbackMemory() {
         table.forgetNextPins(); // a failed commit's scan: what it listed may be undone below
+        takeArrayWrites();
         for (Map.Entry<Object, Handle> e : pending.entrySet()) {
             Object o = e.getKey();
             Handle h = e.getValue();
@@ -321,6 +409,13 @@ public final class Kernel implements PersistentStore {
         for (ContainerHandle h : table.liveContainers()) {
             restoreContainer(h);
         }
+        for (Object c : loggedArrays) {
+            ContainerHandle h = table.container(c);
+            if (h != null && h.slot < 0) {
+                restoreContainer(h);
+            }
+        }
+        forgetLoggedArrays();
         boundInTransaction.clear();
         unboundInTransaction.clear();
     }
@@ -500,8 +595,13 @@ public final class Kernel implements PersistentStore {
 
     /** Attaches a container the program made, describing it as {@code kind}. */
     private ContainerHandle attachContainer(Object c, long id, Kind kind) {
-        return attachContainer(c, id, kind == Kind.VALUE ? classes.descriptor(Kind.VALUE, "value", List.of())
-                : classes.descriptor(kind, Containers.storedClass(c)));
+        ContainerHandle h = new ContainerHandle(this, c, id, table.queue());
+        h.descriptor = kind == Kind.VALUE ? classes.descriptor(Kind.VALUE, "value", List.of())
+                : classes.descriptor(kind, Containers.storedClass(c));
+        // An array the program made may have been handed to JDK code that can write it later.
+        h.escaped = arraysTracked && kind == Kind.ARRAY && ArrayWrites.escaped(c);
+        table.put(h);
+        return h;
     }
 
     /** Attaches a container, read or made, with the descriptor it is (or will be) stored with. */
@@ -723,6 +823,7 @@ public final class Kernel implements PersistentStore {
         } finally {
             closed = true;
             OPEN.remove(this);
+            ArrayWrites.unregister(inbox);
             backend.close();
         }
     }
@@ -1408,6 +1509,12 @@ public final class Kernel implements PersistentStore {
                 enqueue(c, PathNode.root(c.getClass(), h.id()));
             });
             table.nextPins(scan.live(), scan.liveCount());
+            for (Object c : loggedArrays) {
+                ContainerHandle h = table.container(c);
+                if (h != null && h.slot < 0 && h.snapshot != null && !h.sameContents(c)) {
+                    enqueue(c, PathNode.root(c.getClass(), h.id()));
+                }
+            }
         }
 
         /** Enqueues an object the walk starts from, labelled by its name if it has one. */
@@ -1738,6 +1845,7 @@ public final class Kernel implements PersistentStore {
                 dropReplaced(embedOwners.get(i), embedLists.get(i));
             }
             pending.clear();
+            forgetLoggedArrays();
             boundInTransaction.clear();
             unboundInTransaction.clear();
             if (!writes.isEmpty()) {

@@ -32,10 +32,13 @@ final class ObjectTable {
      * first, cut the Java samples of OO1 small's insert runs (about 40,000 resident arrays) by
      * more than half. An empty array or an immutable collection never changes, so it is not
      * listed: each listed handle costs the commit a cache miss or more, and an OO1 insert leaves
-     * 100 empty arrays resident (the new parts' incoming connections).
+     * 100 empty arrays resident (the new parts' incoming connections). While the array write log
+     * is trusted ({@link #arraysTracked(boolean)}), an array is listed only once it escaped.
      */
     private ContainerHandle[] dense = new ContainerHandle[64];
     private int denseCount;
+    /** See {@link #arraysTracked(boolean)}. */
+    private boolean arraysTracked;
     /**
      * While a transaction is active: the containers of {@link #dense}, held strongly. The table
      * holds objects weakly so that what the program drops can be collected; but an array or a
@@ -84,25 +87,68 @@ final class ObjectTable {
         }
         if (h instanceof ContainerHandle c) {
             containers.add(c);
-            if (c.canChangeInPlace()) {
-                if (denseCount == dense.length) {
-                    dense = Arrays.copyOf(dense, denseCount * 2);
+            if (mustCompare(c)) {
+                list(c);
+            }
+        }
+    }
+
+    /**
+     * Whether arrays are left out of {@link #dense}: rewritten code logs its writes to them
+     * ({@link io.perpetua.runtime.ArrayWrites}), so a commit compares only those logged, and
+     * those that escaped to JDK code.
+     */
+    void arraysTracked(boolean tracked) {
+        arraysTracked = tracked;
+        if (!tracked) {
+            for (Handle h : containers.slots) {
+                if (h instanceof ContainerHandle c && c.slot < 0 && c.canChangeInPlace() && !c.refersTo(null)) {
+                    list(c);
                 }
-                c.slot = denseCount;
-                dense[denseCount++] = c;
-                if (pinned != null) {
-                    pin(c.get());
+            }
+        }
+    }
+
+    /** @return whether every commit must compare this container (see {@link #dense}) */
+    private boolean mustCompare(ContainerHandle c) {
+        return c.canChangeInPlace() && (!arraysTracked || c.escaped || c.descriptor.kind != ClassDescriptor.Kind.ARRAY);
+    }
+
+    /** Marks an array as escaped: code that does not log its writes may change it, so every commit compares it. */
+    void escaped(ContainerHandle c) {
+        c.escaped = true;
+        if (c.slot < 0 && mustCompare(c)) {
+            list(c);
+        }
+    }
+
+    /** Calls {@code action} with each array handle whose array is still resident. */
+    void forEachArray(java.util.function.Consumer<ContainerHandle> action) {
+        for (Handle h : containers.slots.clone()) {
+            if (h instanceof ContainerHandle c && c.descriptor.kind == ClassDescriptor.Kind.ARRAY && !c.refersTo(null)) {
+                action.accept(c);
+            }
+        }
+    }
+
+    /** Adds a container to {@link #dense}, and pins it if a transaction is active. */
+    private void list(ContainerHandle c) {
+        if (denseCount == dense.length) {
+            dense = Arrays.copyOf(dense, denseCount * 2);
+        }
+        c.slot = denseCount;
+        dense[denseCount++] = c;
+        if (pinned != null) {
+            pin(c.get());
+        }
+        if (nextPins != null) {
+            if (sinceCount == MAX_SINCE) {
+                forgetNextPins(); // a long stretch of reading between transactions
+            } else {
+                if (sinceCount == since.length) {
+                    since = Arrays.copyOf(since, sinceCount * 2);
                 }
-                if (nextPins != null) {
-                    if (sinceCount == MAX_SINCE) {
-                        forgetNextPins(); // a long stretch of reading between transactions
-                    } else {
-                        if (sinceCount == since.length) {
-                            since = Arrays.copyOf(since, sinceCount * 2);
-                        }
-                        since[sinceCount++] = c;
-                    }
-                }
+                since[sinceCount++] = c;
             }
         }
     }

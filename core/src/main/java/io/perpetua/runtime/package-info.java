@@ -42,6 +42,14 @@
  *       and the field again. Such a field is read this way on {@code this} too, inside the
  *       object's own methods. The kernel finds the markers by reflection; a field without one
  *       is always decoded with its object.</li>
+ *   <li>Every application class, persistent-capable or not, logs its array writes: each array
+ *       store instruction becomes a call of {@link io.perpetua.runtime.ArrayWrites}'s matching
+ *       {@code *store} method; {@code System.arraycopy} becomes {@code ArrayWrites.arraycopy};
+ *       around a call of a JDK method that takes or returns arrays, each one is passed to
+ *       {@code ArrayWrites.written} (the method writes it during the call) or
+ *       {@code ArrayWrites.escape} (it may keep it and write it later), as the agent's
+ *       {@code ArrayUse} says; a method reference to such a method is routed through a static
+ *       bridge, {@code $perpetua$array$<n>}, that does the same.</li>
  * </ul>
  *
  * <p>Final instance fields lose {@code ACC_FINAL} in rewritten classes, since a hollow object

@@ -43,8 +43,13 @@ public final class ClassRewriter {
      * @param outcome what happened
      * @param bytes the new class file, or null if {@code UNCHANGED}
      * @param detail a one-line summary (for {@code UNCHANGED}, the reason), not null
+     * @param arraysUntracked null, or why the kernel must not trust the array write log once
+     *        this class is loaded: some of its code may change arrays without logging it
      */
-    public record Result(Outcome outcome, byte[] bytes, String detail) {
+    public record Result(Outcome outcome, byte[] bytes, String detail, String arraysUntracked) {
+        Result(Outcome outcome, byte[] bytes, String detail) {
+            this(outcome, bytes, detail, null);
+        }
     }
 
     private final ClassFilter filter;
@@ -84,7 +89,8 @@ public final class ClassRewriter {
                 return new Result(Outcome.UNCHANGED, null, capability.reason);
             }
             if (capability.alreadyRewritten) {
-                return new Result(Outcome.UNCHANGED, null, "already rewritten");
+                return new Result(Outcome.UNCHANGED, null, "already rewritten", logsArrayWrites(reader) ? null
+                        : name.replace('/', '.') + " was rewritten before, by a Perpetua without the array write barrier");
             }
             return transform(resolver, reader, info, capability);
         } catch (RewriteException e) {
@@ -125,24 +131,46 @@ public final class ClassRewriter {
             chain = new ClassFileUpgrader(chain);
         }
         reader.accept(chain, upgrade ? ClassReader.SKIP_FRAMES : 0);
+        ArrayWriteBarrier barrier = redirector.barrier();
+        String untracked = barrier.untracked();
         if (!persistent) {
-            if (redirector.redirected() == 0) {
-                return new Result(Outcome.UNCHANGED, null, capability.reason + "; no field access to redirect");
+            if (redirector.redirected() == 0 && barrier.barriers() == 0) {
+                return new Result(Outcome.UNCHANGED, null, capability.reason + "; no field access to redirect",
+                        untracked);
             }
             return new Result(Outcome.REDIRECTED, writer.toByteArray(), capability.reason + "; "
-                    + redirector.redirected() + " field accesses redirected");
+                    + redirector.redirected() + " field accesses redirected, " + barrier.barriers()
+                    + " array writes logged", untracked);
         }
         StringBuilder detail = new StringBuilder("persistent-capable");
         detail.append(capability.topMost ? ", top-most" : ", below " + info.superName.replace('/', '.'));
         detail.append(", ").append(info.persistentFields().size()).append(" persistent fields, ")
-                .append(redirector.redirected()).append(" field accesses redirected");
+                .append(redirector.redirected()).append(" field accesses redirected, ")
+                .append(barrier.barriers()).append(" array writes logged");
         if (upgrade) {
             detail.append(", class file upgraded from version ").append(info.version & 0xFFFF).append(" to 51");
         }
         for (String note : notes) {
             detail.append("; ").append(note);
         }
-        return new Result(Outcome.REWRITTEN, writer.toByteArray(), detail.toString());
+        return new Result(Outcome.REWRITTEN, writer.toByteArray(), detail.toString(), untracked);
+    }
+
+    /**
+     * @return whether a class file refers to the array write log, as one rewritten by this
+     *         version does when it writes arrays (one that never writes an array is taken for
+     *         one that does not log: the kernel then merely compares more)
+     */
+    private static boolean logsArrayWrites(ClassReader reader) {
+        char[] buffer = new char[reader.getMaxStringLength()];
+        for (int i = 1; i < reader.getItemCount(); i++) {
+            int offset = reader.getItem(i);
+            if (offset > 0 && reader.readByte(offset - 1) == 7 // CONSTANT_Class
+                    && ArrayWriteBarrier.RUNTIME.equals(reader.readUTF8(offset, buffer))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void checkVersion(String name, byte[] bytes) {

@@ -35,6 +35,8 @@ final class FieldAccessRedirector extends ClassVisitor {
     private final boolean persistentClass;
     private String className;
     private int redirected;
+    /** Added to each method first, on the same tree (see {@link ArrayWriteBarrier}). */
+    private ArrayWriteBarrier barrier;
 
     FieldAccessRedirector(ClassVisitor next, TypeResolver resolver, boolean persistentClass) {
         super(Opcodes.ASM9, next);
@@ -47,10 +49,16 @@ final class FieldAccessRedirector extends ClassVisitor {
         return redirected;
     }
 
+    /** @return the class's array write barrier, after the class was visited */
+    ArrayWriteBarrier barrier() {
+        return barrier;
+    }
+
     @Override
     public void visit(int version, int access, String name, String signature, String superName,
                       String[] interfaces) {
         className = name;
+        barrier = new ArrayWriteBarrier(resolver, name, (access & Opcodes.ACC_INTERFACE) != 0, version);
         super.visit(version, access, name, signature, superName, interfaces);
     }
 
@@ -61,10 +69,17 @@ final class FieldAccessRedirector extends ClassVisitor {
         return new MethodNode(Opcodes.ASM9, access, name, descriptor, signature, exceptions) {
             @Override
             public void visitEnd() {
+                barrier.rewrite(this);
                 rewrite(this);
                 accept(next);
             }
         };
+    }
+
+    @Override
+    public void visitEnd() {
+        barrier.addBridges(cv);
+        super.visitEnd();
     }
 
     private void rewrite(MethodNode method) {

@@ -2,6 +2,8 @@ package io.perpetua.agent.transform;
 
 import io.perpetua.agent.report.TransformListener;
 
+import io.perpetua.runtime.ArrayWrites;
+
 import java.io.IOException;
 import java.lang.instrument.ClassFileTransformer;
 import java.nio.file.Files;
@@ -52,6 +54,9 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
                 return null;
             }
             ClassRewriter.Result result = rewriter.rewrite(loader, className, classfileBuffer);
+            if (result.arraysUntracked() != null) {
+                stopArrayTracking(dotted, result.arraysUntracked());
+            }
             if (result.outcome() == ClassRewriter.Outcome.UNCHANGED) {
                 listener.onSkipped(dotted, loader, result.detail());
                 return null;
@@ -60,6 +65,7 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
             listener.onRewritten(dotted, loader, result.detail());
             return result.bytes();
         } catch (Throwable t) {
+            stopArrayTracking(dotted, dotted + " could not be rewritten");
             try {
                 listener.onFailed(dotted, loader, t);
             } catch (Throwable again) {
@@ -72,6 +78,18 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
                 Runtime.getRuntime().halt(FAIL_FAST_EXIT_STATUS);
             }
             return null;
+        }
+    }
+
+    /**
+     * Tells the kernel not to trust the array write log from now on (the next commit of each
+     * open store compares every resident array again), and says why, once.
+     */
+    private void stopArrayTracking(String dotted, String reason) {
+        String was = System.getProperty(ArrayWrites.PROPERTY);
+        if (ArrayWrites.TRACKED.equals(was)) {
+            System.setProperty(ArrayWrites.PROPERTY, "compared: " + reason);
+            listener.onWarning(dotted, "commits now compare every resident array (slower, still correct): " + reason);
         }
     }
 

@@ -2,6 +2,7 @@ package io.perpetua.benchmarks.jmh;
 
 import io.perpetua.PersistentStore;
 import io.perpetua.benchmarks.oo1.Oo1Data;
+import io.perpetua.runtime.ArrayWrites;
 import io.perpetua.runtime.Persistent;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -40,6 +41,9 @@ import java.util.stream.Stream;
  * thread's context class loader, which {@link #open} sets to that loader while the store opens
  * (the kernel resolves stored class names with the loader it was opened under). No agent jar
  * path has to be found at run time, and the rest of the fork (JMH, core, RocksDB) is untouched.
+ * As the agent does when it rewrites every class, {@link #model} tells the kernel to trust the
+ * array write log ({@code ArrayWrites.PROPERTY}): the model's classes are the only code that
+ * touches persistent arrays here, and they log their writes.
  *
  * <p>Not thread-safe; benchmarks use it from their setup methods.
  */
@@ -63,6 +67,7 @@ public final class KernelFixtures {
     /** @return a new model, loaded rewritten (one loader per JVM, so one copy of the classes) */
     public static synchronized KernelModel model() {
         if (loader == null) {
+            System.setProperty(ArrayWrites.PROPERTY, ArrayWrites.TRACKED);
             loader = new RewritingLoader(KernelFixtures.class.getClassLoader(), KernelModel.class.getPackageName() + ".kernel.");
         }
         try {

@@ -1,0 +1,331 @@
+package io.perpetua.agent.transform;
+
+import org.objectweb.asm.ClassVisitor;
+import org.objectweb.asm.Handle;
+import org.objectweb.asm.MethodVisitor;
+import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
+import org.objectweb.asm.tree.AbstractInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
+import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.MethodInsnNode;
+import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.VarInsnNode;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The array write barrier, added to every method of every application class (see
+ * {@code io.perpetua.runtime.ArrayWrites}): arrays cannot note their own changes, so the code
+ * that changes them says so, and a commit compares only the arrays written since the last one.
+ * <ul>
+ *   <li>Each array store ({@code AASTORE} ... {@code SASTORE}) becomes a call of the matching
+ *       {@code ArrayWrites.*store} method, same stack effect, which logs the array unless it was
+ *       the one logged last.</li>
+ *   <li>A call of a JDK method (directly, or through an application class that inherits it from
+ *       a JDK class) that passes or gets back an array logs what {@link ArrayUse} says the method
+ *       may do with it. {@code System.arraycopy} becomes {@code ArrayWrites.arraycopy}.</li>
+ *   <li>A method reference to such a JDK method ({@code Arrays::fill}, {@code ByteBuffer::wrap})
+ *       goes through a generated static bridge in this class that does the same.</li>
+ * </ul>
+ * What it cannot make safe (a super-call or method handle it cannot route through a bridge) it
+ * reports in {@link #untracked()}: the agent then stops the kernel from trusting the log. Works
+ * on the tree of one method at a time; one instance per class, not thread-safe.
+ */
+final class ArrayWriteBarrier {
+    static final String RUNTIME = "io/perpetua/runtime/ArrayWrites";
+    private static final String LAMBDA_METAFACTORY = "java/lang/invoke/LambdaMetafactory";
+
+    private final TypeResolver resolver;
+    private final String className;
+    private final boolean classIsInterface;
+    private final int classVersion;
+    private final Map<String, Bridge> bridges = new HashMap<>();
+    private String untracked;
+    private int barriers;
+
+    /** A static method that calls a JDK method with the barrier around it. */
+    private record Bridge(String name, String descriptor, Handle target, ArrayUse.Rule rule) {
+    }
+
+    ArrayWriteBarrier(TypeResolver resolver, String className, boolean classIsInterface, int classVersion) {
+        this.resolver = resolver;
+        this.className = className;
+        this.classIsInterface = classIsInterface;
+        this.classVersion = classVersion & 0xFFFF;
+    }
+
+    /** @return how many stores and calls now log */
+    int barriers() {
+        return barriers;
+    }
+
+    /** @return why the log cannot be trusted with this class, or null if it can */
+    String untracked() {
+        return untracked;
+    }
+
+    /** Adds the barrier to one method. */
+    void rewrite(MethodNode method) {
+        InsnList code = method.instructions;
+        for (AbstractInsnNode insn = code.getFirst(); insn != null; insn = insn.getNext()) {
+            int op = insn.getOpcode();
+            if (op >= Opcodes.IASTORE && op <= Opcodes.SASTORE) {
+                AbstractInsnNode call = new MethodInsnNode(Opcodes.INVOKESTATIC, RUNTIME, storeName(op),
+                        storeDescriptor(op), false);
+                code.set(insn, call);
+                insn = call;
+                barriers++;
+            } else if (insn instanceof MethodInsnNode m) {
+                insn = call(method, m);
+            } else if (insn instanceof InvokeDynamicInsnNode indy) {
+                reference(method, indy);
+            }
+        }
+    }
+
+    private static String storeName(int op) {
+        return switch (op) {
+            case Opcodes.IASTORE -> "iastore";
+            case Opcodes.LASTORE -> "lastore";
+            case Opcodes.FASTORE -> "fastore";
+            case Opcodes.DASTORE -> "dastore";
+            case Opcodes.AASTORE -> "aastore";
+            case Opcodes.BASTORE -> "bastore";
+            case Opcodes.CASTORE -> "castore";
+            case Opcodes.SASTORE -> "sastore";
+            default -> throw new IllegalArgumentException("opcode " + op);
+        };
+    }
+
+    private static String storeDescriptor(int op) {
+        return switch (op) {
+            case Opcodes.IASTORE -> "([III)V";
+            case Opcodes.LASTORE -> "([JIJ)V";
+            case Opcodes.FASTORE -> "([FIF)V";
+            case Opcodes.DASTORE -> "([DID)V";
+            case Opcodes.AASTORE -> "([Ljava/lang/Object;ILjava/lang/Object;)V";
+            case Opcodes.BASTORE -> "(Ljava/lang/Object;II)V";
+            case Opcodes.CASTORE -> "([CII)V";
+            case Opcodes.SASTORE -> "([SII)V";
+            default -> throw new IllegalArgumentException("opcode " + op);
+        };
+    }
+
+    /** @return the instruction to continue after */
+    private AbstractInsnNode call(MethodNode method, MethodInsnNode m) {
+        if (m.owner.equals("java/lang/System") && m.name.equals("arraycopy")) {
+            MethodInsnNode copy = new MethodInsnNode(Opcodes.INVOKESTATIC, RUNTIME, "arraycopy", m.desc, false);
+            method.instructions.set(m, copy);
+            barriers++;
+            return copy;
+        }
+        ArrayUse.Rule rule = rule(m.owner, m.name, m.desc);
+        if (rule == null) {
+            return m;
+        }
+        InsnList code = method.instructions;
+        Type[] params = Type.getArgumentTypes(m.desc);
+        InsnList before = new InsnList();
+        int last = params.length - 1;
+        boolean onlyLast = last >= 0 && rule.params()[last] != ArrayUse.Action.NONE;
+        for (int i = 0; i < last && onlyLast; i++) {
+            onlyLast = rule.params()[i] == ArrayUse.Action.NONE;
+        }
+        if (onlyLast) {
+            before.add(new InsnNode(Opcodes.DUP));
+            before.add(log(rule.params()[last]));
+        } else if (params.length > 0 && !ruleIsNoneForParams(rule)) {
+            // Spill the arguments into fresh locals, log the arrays among them, load them back:
+            // nothing branches in between, so no stack map frame sees the new locals.
+            int[] slots = new int[params.length];
+            int next = method.maxLocals;
+            for (int i = 0; i < params.length; i++) {
+                slots[i] = next;
+                next += params[i].getSize();
+            }
+            method.maxLocals = next;
+            for (int i = params.length - 1; i >= 0; i--) {
+                before.add(new VarInsnNode(params[i].getOpcode(Opcodes.ISTORE), slots[i]));
+            }
+            for (int i = 0; i < params.length; i++) {
+                if (rule.params()[i] != ArrayUse.Action.NONE) {
+                    before.add(new VarInsnNode(Opcodes.ALOAD, slots[i]));
+                    before.add(log(rule.params()[i]));
+                }
+            }
+            for (int i = 0; i < params.length; i++) {
+                before.add(new VarInsnNode(params[i].getOpcode(Opcodes.ILOAD), slots[i]));
+            }
+        }
+        code.insertBefore(m, before);
+        barriers++;
+        if (rule.result() == ArrayUse.Action.NONE) {
+            return m;
+        }
+        InsnList after = new InsnList();
+        after.add(new InsnNode(Opcodes.DUP));
+        MethodInsnNode escape = log(rule.result());
+        after.add(escape);
+        code.insert(m, after);
+        return escape;
+    }
+
+    private static boolean ruleIsNoneForParams(ArrayUse.Rule rule) {
+        for (ArrayUse.Action a : rule.params()) {
+            if (a != ArrayUse.Action.NONE) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static MethodInsnNode log(ArrayUse.Action action) {
+        return new MethodInsnNode(Opcodes.INVOKESTATIC, RUNTIME,
+                action == ArrayUse.Action.WRITTEN ? "written" : "escape", "(Ljava/lang/Object;)V", false);
+    }
+
+    /**
+     * @return what the call may do with its arrays, or null if there is nothing to log: the
+     *         method is the application's (rewritten, it logs its own stores), or it takes and
+     *         returns no array
+     */
+    private ArrayUse.Rule rule(String owner, String name, String descriptor) {
+        if (owner.startsWith("[") || owner.startsWith("io/perpetua/") || descriptor.indexOf('[') < 0
+                && !owner.equals("java/lang/reflect/Array")) {
+            return null; // clone() of an array; Perpetua's own (the kernel keeps what it is given unchanged)
+        }
+        String jdkOwner = jdkOwner(owner, name, descriptor);
+        if (jdkOwner == null) {
+            return null;
+        }
+        ArrayUse.Rule rule = ArrayUse.of(jdkOwner, name, descriptor);
+        return rule.isNone() ? null : rule;
+    }
+
+    /**
+     * @return the JDK class whose code a call runs, or null if it runs the application's: the
+     *         owner itself if it is the JDK's; for an application class, the first JDK class it
+     *         inherits the method from, if no application class on the way declares it (a
+     *         subclass may still override it: logging then is merely redundant)
+     */
+    private String jdkOwner(String owner, String name, String descriptor) {
+        if (ClassFilter.isSystem(owner)) {
+            return owner;
+        }
+        ClassInfo c = resolver.find(owner);
+        if (c == null || c.is(Opcodes.ACC_INTERFACE)) {
+            return null; // implemented by application classes, which log their own stores
+        }
+        for (int depth = 0; c != null && depth < 1000; depth++) {
+            if (c.jdk || ClassFilter.isSystem(c.name)) {
+                return c.name.equals("java/lang/Object") ? null : c.name;
+            }
+            for (ClassInfo.Member member : c.methods) {
+                if (member.name().equals(name) && member.descriptor().equals(descriptor)) {
+                    return null;
+                }
+            }
+            c = c.superName == null ? null : resolver.find(c.superName);
+        }
+        return null;
+    }
+
+    private void reference(MethodNode method, InvokeDynamicInsnNode indy) {
+        if (!indy.bsm.getOwner().equals(LAMBDA_METAFACTORY) || indy.bsmArgs.length < 3
+                || !(indy.bsmArgs[1] instanceof Handle target)) {
+            return;
+        }
+        boolean copy = target.getOwner().equals("java/lang/System") && target.getName().equals("arraycopy");
+        ArrayUse.Rule rule = copy ? ArrayUse.of("java/lang/System", "arraycopy", target.getDesc())
+                : rule(target.getOwner(), target.getName(), target.getDesc());
+        if (copy) {
+            ArrayUse.Action[] params = new ArrayUse.Action[5];
+            java.util.Arrays.fill(params, ArrayUse.Action.NONE);
+            params[2] = ArrayUse.Action.WRITTEN;
+            rule = new ArrayUse.Rule(params, ArrayUse.Action.NONE);
+        }
+        if (rule == null) {
+            return;
+        }
+        if (target.getTag() == Opcodes.H_INVOKESPECIAL || classIsInterface && classVersion < Opcodes.V1_8) {
+            untracked = "a method reference to " + target.getOwner().replace('/', '.') + "." + target.getName()
+                    + " in " + className.replace('/', '.') + "." + method.name + " cannot be routed through a bridge";
+            return;
+        }
+        String key = target.getTag() + " " + target.getOwner() + "." + target.getName() + target.getDesc();
+        Bridge bridge = bridges.get(key);
+        if (bridge == null) {
+            bridge = new Bridge(Protocol.PREFIX + "array$" + bridges.size(), bridgeDescriptor(target), target, rule);
+            bridges.put(key, bridge);
+        }
+        Object[] args = indy.bsmArgs.clone();
+        args[1] = new Handle(Opcodes.H_INVOKESTATIC, className, bridge.name, bridge.descriptor, classIsInterface);
+        indy.bsmArgs = args;
+        barriers++;
+    }
+
+    private static String bridgeDescriptor(Handle target) {
+        Type desc = Type.getMethodType(target.getDesc());
+        Type owner = Type.getObjectType(target.getOwner());
+        return switch (target.getTag()) {
+            case Opcodes.H_INVOKESTATIC -> target.getDesc();
+            case Opcodes.H_NEWINVOKESPECIAL -> Type.getMethodDescriptor(owner, desc.getArgumentTypes());
+            default -> {
+                Type[] params = desc.getArgumentTypes();
+                Type[] withReceiver = new Type[params.length + 1];
+                withReceiver[0] = owner;
+                System.arraycopy(params, 0, withReceiver, 1, params.length);
+                yield Type.getMethodDescriptor(desc.getReturnType(), withReceiver);
+            }
+        };
+    }
+
+    /** Adds the bridges that method references of this class were routed through. */
+    void addBridges(ClassVisitor cv) {
+        List<Bridge> all = new ArrayList<>(bridges.values());
+        for (Bridge b : all) {
+            int access = Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC
+                    | (classIsInterface && classVersion < Opcodes.V9 ? Opcodes.ACC_PUBLIC : Opcodes.ACC_PRIVATE);
+            MethodVisitor mv = cv.visitMethod(access, b.name, b.descriptor, null, null);
+            mv.visitCode();
+            Handle t = b.target;
+            Type[] params = Type.getArgumentTypes(b.descriptor);
+            int firstTargetParam = t.getTag() == Opcodes.H_INVOKESTATIC || t.getTag() == Opcodes.H_NEWINVOKESPECIAL ? 0 : 1;
+            if (t.getTag() == Opcodes.H_NEWINVOKESPECIAL) {
+                mv.visitTypeInsn(Opcodes.NEW, t.getOwner());
+                mv.visitInsn(Opcodes.DUP);
+            }
+            int slot = 0;
+            for (int i = 0; i < params.length; i++) {
+                mv.visitVarInsn(params[i].getOpcode(Opcodes.ILOAD), slot);
+                int p = i - firstTargetParam;
+                if (p >= 0 && b.rule.params()[p] != ArrayUse.Action.NONE) {
+                    mv.visitInsn(Opcodes.DUP);
+                    log(b.rule.params()[p]).accept(mv);
+                }
+                slot += params[i].getSize();
+            }
+            int opcode = switch (t.getTag()) {
+                case Opcodes.H_INVOKESTATIC -> Opcodes.INVOKESTATIC;
+                case Opcodes.H_INVOKEINTERFACE -> Opcodes.INVOKEINTERFACE;
+                case Opcodes.H_NEWINVOKESPECIAL -> Opcodes.INVOKESPECIAL;
+                default -> Opcodes.INVOKEVIRTUAL;
+            };
+            String name = t.getTag() == Opcodes.H_NEWINVOKESPECIAL ? "<init>" : t.getName();
+            mv.visitMethodInsn(opcode, t.getOwner(), name, t.getDesc(), t.isInterface());
+            Type result = Type.getReturnType(b.descriptor);
+            if (b.rule.result() != ArrayUse.Action.NONE) {
+                mv.visitInsn(Opcodes.DUP);
+                log(b.rule.result()).accept(mv);
+            }
+            mv.visitInsn(result.getOpcode(Opcodes.IRETURN));
+            mv.visitMaxs(0, 0);
+            mv.visitEnd();
+        }
+    }
+}

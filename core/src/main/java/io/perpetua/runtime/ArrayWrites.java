@@ -1,0 +1,218 @@
+package io.perpetua.runtime;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.WeakHashMap;
+
+/**
+ * The write barrier of arrays. An array cannot note its own changes as a rewritten object does,
+ * so rewritten code tells this class: every array store ({@code a[i] = v}) goes through one of
+ * the {@code *store} methods, which log the array, and an array passed to (or returned by) a JDK
+ * method that may keep it and write it later is logged as <em>escaped</em>. A commit then
+ * compares only the arrays logged since the last commit and the escaped ones, not every resident
+ * array: its cost grows with what changed, not with what is resident.
+ *
+ * <p>The kernel trusts the log only while every class that could write a persistent array is
+ * rewritten: the agent says so by setting the system property {@value #PROPERTY} to
+ * {@value #TRACKED} at start-up (when it rewrites every application class: no include or exclude
+ * list), and sets it to something else when a class cannot be rewritten. Otherwise every commit
+ * compares every resident array, as it would without this class.
+ *
+ * <h2>Cost and thread-safety</h2>
+ * A store to the array most recently logged costs one load, compare and branch: loops writing
+ * one array log it once. Logging takes a lock. {@link #lastWritten} is a plain field: a thread
+ * that reads a stale value skips a log that the array's earlier entry already covers, unless a
+ * commit ran in between, and a store racing with a commit in another thread is a race the
+ * program must avoid anyway (see the README's "Threads"). The logs are bounded: a full log is
+ * handed to the open stores' {@link Sink}s at once, and a sink that cannot keep it all makes its
+ * next commit compare every resident array.
+ *
+ * <p>Nothing here is meant for application code; the agent generates the calls.
+ */
+public final class ArrayWrites {
+    /** The system property that says whether the log may be trusted. */
+    public static final String PROPERTY = "perpetua.arrays";
+    /** The value of {@value #PROPERTY} with which the kernel trusts the log. */
+    public static final String TRACKED = "tracked";
+
+    /** Entries of the log before it is handed to the sinks. */
+    private static final int LOG_SIZE = 4096;
+
+    private static final Object LOCK = new Object();
+    /** The array most recently logged as written: storing to it again logs nothing. */
+    private static Object lastWritten;
+    /** The array most recently logged as escaped. */
+    private static Object lastEscaped;
+    /** Guarded by LOCK: arrays written since the log was last handed on, in order. */
+    private static Object[] written = new Object[LOG_SIZE];
+    private static int writtenCount;
+    /** Guarded by LOCK: every array that escaped and is still reachable, held weakly. */
+    private static final Map<Object, Boolean> ESCAPED = new WeakHashMap<>();
+    /** Guarded by LOCK: escaped arrays not yet handed to the sinks. */
+    private static final List<Object> escapedSinceFlush = new ArrayList<>();
+    /** Guarded by LOCK: the open stores' sinks. */
+    private static final List<Sink> SINKS = new ArrayList<>();
+
+    private ArrayWrites() {
+    }
+
+    /** What an open store receives from the log. Called under the log's lock: must not block. */
+    public interface Sink {
+        /** @param arrays arrays written since the last hand-over, {@code [0, count)}, possibly repeated */
+        void written(Object[] arrays, int count);
+
+        /** @param array an array that code the agent does not rewrite may write from now on */
+        void escaped(Object array);
+    }
+
+    /** @return whether the kernel may trust the log: {@value #PROPERTY} is {@value #TRACKED} */
+    public static boolean tracking() {
+        return TRACKED.equals(System.getProperty(PROPERTY));
+    }
+
+    /** Registers an open store's sink; it receives what is logged from now on. */
+    public static void register(Sink sink) {
+        synchronized (LOCK) {
+            SINKS.add(sink);
+        }
+    }
+
+    /** Removes a sink (its store closed). */
+    public static void unregister(Sink sink) {
+        synchronized (LOCK) {
+            SINKS.remove(sink);
+        }
+    }
+
+    /** Hands what was logged to every sink and empties the log. A commit calls it first. */
+    public static void flush() {
+        synchronized (LOCK) {
+            flushLocked();
+        }
+    }
+
+    /** @return whether {@code array} escaped to code the agent does not rewrite at some time */
+    public static boolean escaped(Object array) {
+        synchronized (LOCK) {
+            return ESCAPED.containsKey(array);
+        }
+    }
+
+    private static void flushLocked() {
+        for (Sink s : SINKS) {
+            s.written(written, writtenCount);
+            for (Object e : escapedSinceFlush) {
+                s.escaped(e);
+            }
+        }
+        java.util.Arrays.fill(written, 0, writtenCount, null);
+        writtenCount = 0;
+        escapedSinceFlush.clear();
+        lastWritten = null;
+    }
+
+    // ---- called by rewritten code ----
+
+    /** Logs that {@code array} is about to be written by rewritten code; null is ignored. */
+    public static void written(Object array) {
+        if (array == null) {
+            return;
+        }
+        synchronized (LOCK) {
+            if (writtenCount == LOG_SIZE) {
+                flushLocked();
+            }
+            written[writtenCount++] = array;
+            lastWritten = array;
+        }
+    }
+
+    /**
+     * Logs that {@code array}, if it is one, was handed to or by a JDK method that may keep it
+     * and write it later: from now on every commit compares it. Null and non-arrays are ignored.
+     */
+    public static void escape(Object array) {
+        if (array == null || array == lastEscaped || !array.getClass().isArray()) {
+            return;
+        }
+        synchronized (LOCK) {
+            if (ESCAPED.put(array, Boolean.TRUE) == null) {
+                escapedSinceFlush.add(array);
+            }
+            lastEscaped = array;
+        }
+    }
+
+    /** {@code System.arraycopy}, with its destination logged as written. */
+    public static void arraycopy(Object src, int srcPos, Object dest, int destPos, int length) {
+        if (dest != lastWritten) {
+            written(dest);
+        }
+        System.arraycopy(src, srcPos, dest, destPos, length);
+    }
+
+    /** {@code a[i] = v} on an {@code Object[]} of any element type. */
+    public static void aastore(Object[] a, int i, Object v) {
+        if (a != lastWritten) {
+            written(a);
+        }
+        a[i] = v;
+    }
+
+    /** {@code a[i] = v} on a {@code byte[]} or a {@code boolean[]} (one bytecode serves both). */
+    public static void bastore(Object a, int i, int v) {
+        if (a != lastWritten) {
+            written(a);
+        }
+        if (a instanceof byte[] b) {
+            b[i] = (byte) v;
+        } else {
+            ((boolean[]) a)[i] = (v & 1) != 0;
+        }
+    }
+
+    /** {@code a[i] = v}; {@code v} is an int, as on the operand stack, and is truncated as {@code castore} does. */
+    public static void castore(char[] a, int i, int v) {
+        if (a != lastWritten) {
+            written(a);
+        }
+        a[i] = (char) v;
+    }
+
+    /** {@code a[i] = v}; {@code v} is truncated as {@code sastore} does. */
+    public static void sastore(short[] a, int i, int v) {
+        if (a != lastWritten) {
+            written(a);
+        }
+        a[i] = (short) v;
+    }
+
+    public static void iastore(int[] a, int i, int v) {
+        if (a != lastWritten) {
+            written(a);
+        }
+        a[i] = v;
+    }
+
+    public static void lastore(long[] a, int i, long v) {
+        if (a != lastWritten) {
+            written(a);
+        }
+        a[i] = v;
+    }
+
+    public static void fastore(float[] a, int i, float v) {
+        if (a != lastWritten) {
+            written(a);
+        }
+        a[i] = v;
+    }
+
+    public static void dastore(double[] a, int i, double v) {
+        if (a != lastWritten) {
+            written(a);
+        }
+        a[i] = v;
+    }
+}
