@@ -38,6 +38,13 @@ public final class ArrayWrites {
 
     /** Entries of the log before it is handed to the sinks. */
     private static final int LOG_SIZE = 4096;
+    /**
+     * Arrays logged since the last flush, by identity hash, direct-mapped: a store to one of
+     * them logs nothing, so a loop over many arrays (a column of a matrix, the connections of
+     * every part) takes the lock once per array, not once per store. Racy reads are benign: a
+     * stale entry names an array already in the log or an inbox, unless a commit ran meanwhile.
+     */
+    private static final Object[] RECENT = new Object[1024];
 
     private static final Object LOCK = new Object();
     /** The array most recently logged as written: storing to it again logs nothing. */
@@ -107,6 +114,7 @@ public final class ArrayWrites {
             }
         }
         java.util.Arrays.fill(written, 0, writtenCount, null);
+        java.util.Arrays.fill(RECENT, null);
         writtenCount = 0;
         escapedSinceFlush.clear();
         lastWritten = null;
@@ -119,11 +127,17 @@ public final class ArrayWrites {
         if (array == null) {
             return;
         }
+        int slot = System.identityHashCode(array) & (RECENT.length - 1);
+        if (RECENT[slot] == array) {
+            lastWritten = array;
+            return;
+        }
         synchronized (LOCK) {
             if (writtenCount == LOG_SIZE) {
                 flushLocked();
             }
             written[writtenCount++] = array;
+            RECENT[slot] = array;
             lastWritten = array;
         }
     }

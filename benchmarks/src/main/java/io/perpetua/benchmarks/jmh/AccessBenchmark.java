@@ -30,6 +30,10 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code fieldRead}: one int field of each of 1,024 objects, read from another class;</li>
  *   <li>{@code fieldWrite}: the same field written;</li>
+ *   <li>{@code arrayWrite}: each element of one {@code int[1024]} written (rewritten: through
+ *       the array write barrier, which logs the array once);</li>
+ *   <li>{@code arraysWrite}: two elements of each of 1,024 parts' arrays of connections swapped
+ *       (the barrier logs each array as the loop moves to it);</li>
  *   <li>{@code oo1Traversal}: OO1's traversal (7 hops, 3,280 visits) over 20,000 parts with the
  *       OO1 locality rule, a new random root each call.</li>
  * </ul>
@@ -110,6 +114,16 @@ public class AccessBenchmark {
     @Benchmark
     public void fieldWrite(Dirty m) {
         m.workload.writeFields(m.value++);
+    }
+
+    @Benchmark
+    public void arrayWrite(Clean m) {
+        m.workload.writeArray(m.value++);
+    }
+
+    @Benchmark
+    public void arraysWrite(Clean m) {
+        m.workload.writeArrays();
     }
 
     @Benchmark

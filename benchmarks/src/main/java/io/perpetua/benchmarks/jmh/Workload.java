@@ -13,6 +13,15 @@ public interface Workload {
     /** Writes one int field of each of {@code n} objects (the setter path). */
     void writeFields(int value);
 
+    /** Writes each element of one {@code int[1024]} (the array write barrier's fast path: the array logged last). */
+    void writeArray(int value);
+
+    /**
+     * Swaps the first two outgoing connections of each of 1,024 parts: two stores into each of
+     * 1,024 different arrays (the barrier's other path: one array after another).
+     */
+    void writeArrays();
+
     /** OO1 traversal: 7 hops from a root part, 3,280 visits; returns a digest of the visited parts. */
     long traverse(int root);
 

@@ -23,6 +23,7 @@ public final class Model implements Workload {
 
     private final Cell[] cells;
     private final Part[] parts;
+    private final int[] values = new int[1024];
     private final List<Object> all = new ArrayList<>();
 
     /**
@@ -72,6 +73,24 @@ public final class Model implements Workload {
     public void writeFields(int value) {
         for (Cell c : cells) {
             c.value = value;
+        }
+    }
+
+    @Override
+    public void writeArray(int value) {
+        int[] a = values;
+        for (int i = 0; i < a.length; i++) {
+            a[i] = value + i;
+        }
+    }
+
+    @Override
+    public void writeArrays() {
+        for (int i = 0; i < 1024; i++) {
+            Connection[] to = parts[i].to;
+            Connection c = to[0];
+            to[0] = to[1];
+            to[1] = c;
         }
     }
 
