@@ -5,7 +5,6 @@ import io.perpetua.agent.report.TransformListener;
 import io.perpetua.agent.transform.ClassFilter;
 import io.perpetua.agent.transform.ClassRewriter;
 import io.perpetua.agent.transform.PerpetuaTransformer;
-
 import io.perpetua.runtime.ArrayWrites;
 
 import java.lang.instrument.Instrumentation;

@@ -595,19 +595,21 @@ public final class Kernel implements PersistentStore {
 
     /** Attaches a container the program made, describing it as {@code kind}. */
     private ContainerHandle attachContainer(Object c, long id, Kind kind) {
-        ContainerHandle h = new ContainerHandle(this, c, id, table.queue());
-        h.descriptor = kind == Kind.VALUE ? classes.descriptor(Kind.VALUE, "value", List.of())
-                : classes.descriptor(kind, Containers.storedClass(c));
-        // An array the program made may have been handed to JDK code that can write it later.
-        h.escaped = arraysTracked && kind == Kind.ARRAY && ArrayWrites.escaped(c);
-        table.put(h);
-        return h;
+        return attachContainer(c, id, kind == Kind.VALUE ? classes.descriptor(Kind.VALUE, "value", List.of())
+                : classes.descriptor(kind, Containers.storedClass(c)),
+                // an array the program made may have been handed to JDK code that can write it later
+                arraysTracked && kind == Kind.ARRAY && ArrayWrites.escaped(c));
     }
 
-    /** Attaches a container, read or made, with the descriptor it is (or will be) stored with. */
+    /** Attaches a container read from the store, with the descriptor it is stored with. */
     private ContainerHandle attachContainer(Object c, long id, ClassDescriptor descriptor) {
+        return attachContainer(c, id, descriptor, false);
+    }
+
+    private ContainerHandle attachContainer(Object c, long id, ClassDescriptor descriptor, boolean escaped) {
         ContainerHandle h = new ContainerHandle(this, c, id, table.queue());
         h.descriptor = descriptor;
+        h.escaped = escaped;
         table.put(h);
         return h;
     }

@@ -122,9 +122,12 @@ final class ObjectTable {
         }
     }
 
-    /** Calls {@code action} with each array handle whose array is still resident. */
+    /**
+     * Calls {@code action} with each array handle whose array is still resident. The action may
+     * list handles ({@link #escaped}), which does not change the identity map walked here.
+     */
     void forEachArray(java.util.function.Consumer<ContainerHandle> action) {
-        for (Handle h : containers.slots.clone()) {
+        for (Handle h : containers.slots) {
             if (h instanceof ContainerHandle c && c.descriptor.kind == ClassDescriptor.Kind.ARRAY && !c.refersTo(null)) {
                 action.accept(c);
             }

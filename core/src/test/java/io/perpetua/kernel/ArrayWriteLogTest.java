@@ -1,5 +1,6 @@
 package io.perpetua.kernel;
 
+import io.perpetua.NotPersistableException;
 import io.perpetua.PersistentStore;
 import io.perpetua.runtime.ArrayWrites;
 import io.perpetua.testmodel.Node;
@@ -9,6 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
  * The kernel's side of the array write log ({@link ArrayWrites}), trusted as when the agent
@@ -146,8 +148,7 @@ class ArrayWriteLogTest {
             Node n = store.fetch("n", Node.class);
             n.next(new Node("bad"));
             n.next().any(new Thread()); // cannot persist: the commit fails and the transaction stays
-            assertEquals(io.perpetua.NotPersistableException.class,
-                    org.junit.jupiter.api.Assertions.assertThrows(RuntimeException.class, store::commitTransaction).getClass());
+            assertEquals(NotPersistableException.class, assertThrows(RuntimeException.class, store::commitTransaction).getClass());
             n.next(null);
             store.commitTransaction(); // the logged array is still known to be written
         }

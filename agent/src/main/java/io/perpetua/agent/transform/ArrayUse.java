@@ -35,16 +35,27 @@ final class ArrayUse {
      */
     record Rule(Action[] params, Action result) {
         boolean isNone() {
-            if (result != Action.NONE) {
-                return false;
-            }
+            return result == Action.NONE && !logsParameters();
+        }
+
+        /** @return whether some parameter is logged */
+        boolean logsParameters() {
             for (Action a : params) {
                 if (a != Action.NONE) {
-                    return false;
+                    return true;
                 }
             }
-            return true;
+            return false;
         }
+    }
+
+    /**
+     * @return whether the method writes an array it takes as an {@code Object} (whose descriptor
+     *         therefore names no array): {@code System.arraycopy}, {@code Array.set*}
+     */
+    static boolean writesArrayTypedObject(String owner, String name) {
+        return owner.equals("java/lang/System") && name.equals("arraycopy")
+                || owner.equals("java/lang/reflect/Array") && name.startsWith("set");
     }
 
     /**
@@ -56,9 +67,10 @@ final class ArrayUse {
         Type[] params = Type.getArgumentTypes(descriptor);
         Type result = Type.getReturnType(descriptor);
         Action[] actions = new Action[params.length];
-        if (jdkOwner.equals("java/lang/reflect/Array") && name.startsWith("set")) {
-            actions[0] = Action.WRITTEN; // Array.set(Object array, int index, ...)
-            java.util.Arrays.fill(actions, 1, actions.length, Action.NONE);
+        if (writesArrayTypedObject(jdkOwner, name)) {
+            java.util.Arrays.fill(actions, Action.NONE);
+            // Array.set(Object array, int index, ...); System.arraycopy(src, srcPos, dest, ...)
+            actions[jdkOwner.equals("java/lang/System") ? 2 : 0] = Action.WRITTEN;
             return new Rule(actions, Action.NONE);
         }
         Action onArrays = forParameters(jdkOwner, name);

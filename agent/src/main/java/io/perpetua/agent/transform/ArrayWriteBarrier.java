@@ -13,9 +13,7 @@ import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -32,8 +30,8 @@ import java.util.Map;
  *   <li>A method reference to such a JDK method ({@code Arrays::fill}, {@code ByteBuffer::wrap})
  *       goes through a generated static bridge in this class that does the same.</li>
  * </ul>
- * What it cannot make safe (a super-call or method handle it cannot route through a bridge) it
- * reports in {@link #untracked()}: the agent then stops the kernel from trusting the log. Works
+ * What it cannot make safe (a method reference to a super-method, which a static bridge cannot
+ * call) it reports in {@link #untracked()}: the agent then stops the kernel from trusting the log. Works
  * on the tree of one method at a time; one instance per class, not thread-safe.
  */
 final class ArrayWriteBarrier {
@@ -44,7 +42,8 @@ final class ArrayWriteBarrier {
     private final String className;
     private final boolean classIsInterface;
     private final int classVersion;
-    private final Map<String, Bridge> bridges = new HashMap<>();
+    /** By target; in order of creation, so that the class file does not depend on hashing. */
+    private final Map<String, Bridge> bridges = new LinkedHashMap<>();
     private String untracked;
     private int barriers;
 
@@ -75,8 +74,8 @@ final class ArrayWriteBarrier {
         for (AbstractInsnNode insn = code.getFirst(); insn != null; insn = insn.getNext()) {
             int op = insn.getOpcode();
             if (op >= Opcodes.IASTORE && op <= Opcodes.SASTORE) {
-                AbstractInsnNode call = new MethodInsnNode(Opcodes.INVOKESTATIC, RUNTIME, storeName(op),
-                        storeDescriptor(op), false);
+                String[] store = STORES[op - Opcodes.IASTORE];
+                AbstractInsnNode call = new MethodInsnNode(Opcodes.INVOKESTATIC, RUNTIME, store[0], store[1], false);
                 code.set(insn, call);
                 insn = call;
                 barriers++;
@@ -88,33 +87,16 @@ final class ArrayWriteBarrier {
         }
     }
 
-    private static String storeName(int op) {
-        return switch (op) {
-            case Opcodes.IASTORE -> "iastore";
-            case Opcodes.LASTORE -> "lastore";
-            case Opcodes.FASTORE -> "fastore";
-            case Opcodes.DASTORE -> "dastore";
-            case Opcodes.AASTORE -> "aastore";
-            case Opcodes.BASTORE -> "bastore";
-            case Opcodes.CASTORE -> "castore";
-            case Opcodes.SASTORE -> "sastore";
-            default -> throw new IllegalArgumentException("opcode " + op);
-        };
-    }
-
-    private static String storeDescriptor(int op) {
-        return switch (op) {
-            case Opcodes.IASTORE -> "([III)V";
-            case Opcodes.LASTORE -> "([JIJ)V";
-            case Opcodes.FASTORE -> "([FIF)V";
-            case Opcodes.DASTORE -> "([DID)V";
-            case Opcodes.AASTORE -> "([Ljava/lang/Object;ILjava/lang/Object;)V";
-            case Opcodes.BASTORE -> "(Ljava/lang/Object;II)V";
-            case Opcodes.CASTORE -> "([CII)V";
-            case Opcodes.SASTORE -> "([SII)V";
-            default -> throw new IllegalArgumentException("opcode " + op);
-        };
-    }
+    /**
+     * The {@code ArrayWrites} method of each array store, by opcode from {@code IASTORE} to
+     * {@code SASTORE} (consecutive): name and descriptor. {@code BASTORE} serves {@code byte[]}
+     * and {@code boolean[]} alike, so its method takes an {@code Object}.
+     */
+    private static final String[][] STORES = {
+        {"iastore", "([III)V"}, {"lastore", "([JIJ)V"}, {"fastore", "([FIF)V"}, {"dastore", "([DID)V"},
+        {"aastore", "([Ljava/lang/Object;ILjava/lang/Object;)V"}, {"bastore", "(Ljava/lang/Object;II)V"},
+        {"castore", "([CII)V"}, {"sastore", "([SII)V"},
+    };
 
     /** @return the instruction to continue after */
     private AbstractInsnNode call(MethodNode method, MethodInsnNode m) {
@@ -139,7 +121,7 @@ final class ArrayWriteBarrier {
         if (onlyLast) {
             before.add(new InsnNode(Opcodes.DUP));
             before.add(log(rule.params()[last]));
-        } else if (params.length > 0 && !ruleIsNoneForParams(rule)) {
+        } else if (rule.logsParameters()) {
             // Spill the arguments into fresh locals, log the arrays among them, load them back:
             // nothing branches in between, so no stack map frame sees the new locals.
             int[] slots = new int[params.length];
@@ -175,15 +157,6 @@ final class ArrayWriteBarrier {
         return escape;
     }
 
-    private static boolean ruleIsNoneForParams(ArrayUse.Rule rule) {
-        for (ArrayUse.Action a : rule.params()) {
-            if (a != ArrayUse.Action.NONE) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     private static MethodInsnNode log(ArrayUse.Action action) {
         return new MethodInsnNode(Opcodes.INVOKESTATIC, RUNTIME,
                 action == ArrayUse.Action.WRITTEN ? "written" : "escape", "(Ljava/lang/Object;)V", false);
@@ -196,7 +169,7 @@ final class ArrayWriteBarrier {
      */
     private ArrayUse.Rule rule(String owner, String name, String descriptor) {
         if (owner.startsWith("[") || owner.startsWith("io/perpetua/") || descriptor.indexOf('[') < 0
-                && !owner.equals("java/lang/reflect/Array")) {
+                && !ArrayUse.writesArrayTypedObject(owner, name)) {
             return null; // clone() of an array; Perpetua's own (the kernel keeps what it is given unchanged)
         }
         String jdkOwner = jdkOwner(owner, name, descriptor);
@@ -240,15 +213,7 @@ final class ArrayWriteBarrier {
                 || !(indy.bsmArgs[1] instanceof Handle target)) {
             return;
         }
-        boolean copy = target.getOwner().equals("java/lang/System") && target.getName().equals("arraycopy");
-        ArrayUse.Rule rule = copy ? ArrayUse.of("java/lang/System", "arraycopy", target.getDesc())
-                : rule(target.getOwner(), target.getName(), target.getDesc());
-        if (copy) {
-            ArrayUse.Action[] params = new ArrayUse.Action[5];
-            java.util.Arrays.fill(params, ArrayUse.Action.NONE);
-            params[2] = ArrayUse.Action.WRITTEN;
-            rule = new ArrayUse.Rule(params, ArrayUse.Action.NONE);
-        }
+        ArrayUse.Rule rule = rule(target.getOwner(), target.getName(), target.getDesc());
         if (rule == null) {
             return;
         }
@@ -287,8 +252,7 @@ final class ArrayWriteBarrier {
 
     /** Adds the bridges that method references of this class were routed through. */
     void addBridges(ClassVisitor cv) {
-        List<Bridge> all = new ArrayList<>(bridges.values());
-        for (Bridge b : all) {
+        for (Bridge b : bridges.values()) {
             int access = Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC
                     | (classIsInterface && classVersion < Opcodes.V9 ? Opcodes.ACC_PUBLIC : Opcodes.ACC_PRIVATE);
             MethodVisitor mv = cv.visitMethod(access, b.name, b.descriptor, null, null);

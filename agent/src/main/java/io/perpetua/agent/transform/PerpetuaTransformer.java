@@ -1,7 +1,6 @@
 package io.perpetua.agent.transform;
 
 import io.perpetua.agent.report.TransformListener;
-
 import io.perpetua.runtime.ArrayWrites;
 
 import java.io.IOException;
