@@ -101,8 +101,8 @@ final class ObjectTable {
     void arraysTracked(boolean tracked) {
         arraysTracked = tracked;
         if (!tracked) {
-            for (Handle h : containers.slots) {
-                if (h instanceof ContainerHandle c && c.slot < 0 && c.canChangeInPlace() && !c.refersTo(null)) {
+            for (int i = 0; i < containers.size(); i++) {
+                if (containers.at(i) instanceof ContainerHandle c && c.slot < 0 && c.canChangeInPlace() && !c.refersTo(null)) {
                     list(c);
                 }
             }
@@ -127,8 +127,8 @@ final class ObjectTable {
      * list handles ({@link #escaped}), which does not change the identity map walked here.
      */
     void forEachArray(java.util.function.Consumer<ContainerHandle> action) {
-        for (Handle h : containers.slots) {
-            if (h instanceof ContainerHandle c && c.descriptor.kind == ClassDescriptor.Kind.ARRAY && !c.refersTo(null)) {
+        for (int i = 0; i < containers.size(); i++) {
+            if (containers.at(i) instanceof ContainerHandle c && c.descriptor.kind == ClassDescriptor.Kind.ARRAY && !c.refersTo(null)) {
                 action.accept(c);
             }
         }
@@ -276,10 +276,11 @@ final class ObjectTable {
 
     /** @return the ids of the live handles, objects' and containers', a snapshot */
     long[] liveIds() {
-        long[] ids = new long[byId.size];
+        long[] ids = new long[byId.size()];
         int n = 0;
-        for (Handle h : byId.slots) {
-            if (h != null && !h.refersTo(null)) {
+        for (int i = 0; i < byId.size(); i++) {
+            Handle h = byId.at(i);
+            if (!h.refersTo(null)) {
                 ids[n++] = h instanceof ContainerHandle c && c.embedded ? c.ownerId : h.id();
             }
         }
@@ -288,24 +289,46 @@ final class ObjectTable {
 
     /** @return how many handles the table holds (live or not yet expunged) */
     int size() {
-        return byId.size;
+        return byId.size();
     }
 
     /**
-     * Handles in an open-addressing table with linear probing, keyed by id or by identity
-     * hash, with the keys in an array of their own beside the handles, so that probing and
-     * growing never load a handle they do not return (growing through the handles' ids was
-     * 30% of the Java samples of a fault-in loop). Removal shifts the rest of a run back, so
-     * there are no tombstones. At most half full.
+     * Handles keyed by id or by identity hash: an open-addressing table with linear probing whose
+     * slots hold no references, only each key and the index of its handle in a dense array, in
+     * one {@code long[]} (a slot's key and index share a cache line). Probing and growing never
+     * load a handle they do not return (growing through the handles' ids was 30% of the Java
+     * samples of a fault-in loop). Removal shifts the rest of a run back, so there are no
+     * tombstones; the slots are at most half full.
+     * <p>
+     * Why the handles are not in the slots themselves: under G1, the JVM's default collector, a
+     * reference stored into an old array dirties the array's 512-byte card, which a refinement
+     * thread then scans. The table is old and megabytes large, and a handle put at a random slot
+     * dirtied a card per insert: with OO1 small resident, the refinement thread used about 1.6 ms
+     * of CPU per OO1 commit (of 2 cores, beside a commit of about 4 ms). Appended to the dense
+     * array, 128 handles share a card; a removal moves the last handle into the hole.
      */
     private static final class Probing {
         private final boolean byIdentity;
-        private Handle[] slots = new Handle[256];
-        private long[] keys = new long[256];
+        /** Slot {@code i}: its key at {@code 2i}, and at {@code 2i + 1} its handle's index in {@link #handles} plus one, or 0 if empty. */
+        private long[] slots = new long[2 * 256];
+        /** The handles, in {@code [0, size)}. */
+        private Handle[] handles = new Handle[128];
+        /** Each handle's key, beside {@link #handles}: moving the last handle finds its slot without loading it. */
+        private long[] keys = new long[128];
         private int size;
 
         Probing(boolean byIdentity) {
             this.byIdentity = byIdentity;
+        }
+
+        /** @return how many handles the table holds */
+        int size() {
+            return size;
+        }
+
+        /** @return the handle at an index below {@link #size()}, in no particular order; valid until the next change */
+        Handle at(int index) {
+            return handles[index];
         }
 
         private long keyOf(Handle h) {
@@ -313,49 +336,51 @@ final class ObjectTable {
         }
 
         Handle get(long id) {
-            Handle[] t = slots;
-            long[] k = keys;
-            int mask = t.length - 1;
+            long[] s = slots;
+            int mask = (s.length >>> 1) - 1;
             for (int i = mix(id) & mask; ; i = (i + 1) & mask) {
-                Handle h = t[i]; // the slot first: an id not resident (every new shell) then costs one miss, not two
-                if (h == null || k[i] == id) {
-                    return h;
+                int at = (int) s[2 * i + 1];
+                if (at == 0) {
+                    return null;
+                }
+                if (s[2 * i] == id) {
+                    return handles[at - 1];
                 }
             }
         }
 
         Handle byIdentity(Object o) {
             int hash = System.identityHashCode(o);
-            Handle[] t = slots;
-            long[] k = keys;
-            int mask = t.length - 1;
+            long[] s = slots;
+            int mask = (s.length >>> 1) - 1;
             for (int i = mix(hash) & mask; ; i = (i + 1) & mask) {
-                Handle h = t[i];
-                if (h == null) {
+                int at = (int) s[2 * i + 1];
+                if (at == 0) {
                     return null;
                 }
-                if (k[i] == hash && h.refersTo(o)) {
-                    return h;
+                if (s[2 * i] == hash) {
+                    Handle h = handles[at - 1];
+                    if (h.refersTo(o)) {
+                        return h;
+                    }
                 }
             }
         }
 
         /** Adds a handle by id, replacing the one of the same id if any. @return the replaced one, or null */
         Handle putById(Handle h) {
-            Handle[] t = slots;
-            long[] k = keys;
-            int mask = t.length - 1;
+            long[] s = slots;
+            int mask = (s.length >>> 1) - 1;
             long id = h.id();
             for (int i = mix(id) & mask; ; i = (i + 1) & mask) {
-                Handle o = t[i];
-                if (o == null) {
-                    t[i] = h;
-                    k[i] = id;
-                    grow();
+                int at = (int) s[2 * i + 1];
+                if (at == 0) {
+                    insert(i, id, h);
                     return null;
                 }
-                if (k[i] == id) {
-                    t[i] = h;
+                if (s[2 * i] == id) {
+                    Handle o = handles[at - 1];
+                    handles[at - 1] = h;
                     return o == h ? null : o;
                 }
             }
@@ -363,25 +388,38 @@ final class ObjectTable {
 
         /** Adds a handle that is not in the table (several may share an identity hash). */
         void add(Handle h) {
-            Handle[] t = slots;
-            int mask = t.length - 1;
+            long[] s = slots;
+            int mask = (s.length >>> 1) - 1;
             long key = keyOf(h);
             int i = mix(key) & mask;
-            while (t[i] != null) {
+            while (s[2 * i + 1] != 0) {
                 i = (i + 1) & mask;
             }
-            t[i] = h;
-            keys[i] = key;
-            grow();
+            insert(i, key, h);
+        }
+
+        private void insert(int slot, long key, Handle h) {
+            if (size == handles.length) {
+                handles = Arrays.copyOf(handles, size * 2);
+                keys = Arrays.copyOf(keys, size * 2);
+            }
+            handles[size] = h;
+            keys[size] = key;
+            size++;
+            slots[2 * slot] = key;
+            slots[2 * slot + 1] = size;
+            if (size * 4 > slots.length) {
+                grow();
+            }
         }
 
         void removeById(Handle h) {
-            Handle[] t = slots;
-            int mask = t.length - 1;
+            long[] s = slots;
+            int mask = (s.length >>> 1) - 1;
             long id = h.id();
-            for (int i = mix(id) & mask; t[i] != null; i = (i + 1) & mask) {
-                if (keys[i] == id) {
-                    if (t[i] == h) {
+            for (int i = mix(id) & mask; s[2 * i + 1] != 0; i = (i + 1) & mask) {
+                if (s[2 * i] == id) {
+                    if (handles[(int) s[2 * i + 1] - 1] == h) {
                         removeAt(i);
                     }
                     return;
@@ -390,10 +428,11 @@ final class ObjectTable {
         }
 
         void remove(Handle h) {
-            Handle[] t = slots;
-            int mask = t.length - 1;
-            for (int i = mix(keyOf(h)) & mask; t[i] != null; i = (i + 1) & mask) {
-                if (t[i] == h) {
+            long[] s = slots;
+            int mask = (s.length >>> 1) - 1;
+            long key = keyOf(h);
+            for (int i = mix(key) & mask; s[2 * i + 1] != 0; i = (i + 1) & mask) {
+                if (s[2 * i] == key && handles[(int) s[2 * i + 1] - 1] == h) {
                     removeAt(i);
                     return;
                 }
@@ -401,43 +440,52 @@ final class ObjectTable {
         }
 
         private void removeAt(int hole) {
-            Handle[] t = slots;
-            long[] k = keys;
-            int mask = t.length - 1;
-            for (int j = (hole + 1) & mask; t[j] != null; j = (j + 1) & mask) {
-                int home = mix(k[j]) & mask;
+            long[] s = slots;
+            int mask = (s.length >>> 1) - 1;
+            int index = (int) s[2 * hole + 1] - 1;
+            for (int j = (hole + 1) & mask; s[2 * j + 1] != 0; j = (j + 1) & mask) {
+                int home = mix(s[2 * j]) & mask;
                 // the entry at j moves back to the hole unless its home lies cyclically in (hole, j]
                 boolean stays = hole <= j ? hole < home && home <= j : hole < home || home <= j;
                 if (!stays) {
-                    t[hole] = t[j];
-                    k[hole] = k[j];
+                    s[2 * hole] = s[2 * j];
+                    s[2 * hole + 1] = s[2 * j + 1];
                     hole = j;
                 }
             }
-            t[hole] = null;
-            k[hole] = 0;
-            size--;
-        }
-
-        private void grow() {
-            if (++size * 2 <= slots.length) {
-                return;
-            }
-            Handle[] oldSlots = slots;
-            long[] oldKeys = keys;
-            slots = new Handle[oldSlots.length * 2];
-            keys = new long[oldSlots.length * 2];
-            int mask = slots.length - 1;
-            for (int j = 0; j < oldSlots.length; j++) {
-                if (oldSlots[j] != null) {
-                    int i = mix(oldKeys[j]) & mask;
-                    while (slots[i] != null) {
-                        i = (i + 1) & mask;
+            s[2 * hole] = 0;
+            s[2 * hole + 1] = 0;
+            int last = --size;
+            if (index != last) {
+                // the last handle moves into the freed index; its slot says so
+                handles[index] = handles[last];
+                keys[index] = keys[last];
+                for (int i = mix(keys[last]) & mask; ; i = (i + 1) & mask) {
+                    if (s[2 * i + 1] == last + 1) {
+                        s[2 * i + 1] = index + 1;
+                        break;
                     }
-                    slots[i] = oldSlots[j];
-                    keys[i] = oldKeys[j];
+                    if (s[2 * i + 1] == 0) {
+                        throw new IllegalStateException("object table: no slot for handle " + last);
+                    }
                 }
             }
+            handles[last] = null;
+        }
+
+        /** Doubles the slots, filled again from the dense arrays. */
+        private void grow() {
+            long[] s = new long[slots.length * 2];
+            int mask = (s.length >>> 1) - 1;
+            for (int k = 0; k < size; k++) {
+                int i = mix(keys[k]) & mask;
+                while (s[2 * i + 1] != 0) {
+                    i = (i + 1) & mask;
+                }
+                s[2 * i] = keys[k];
+                s[2 * i + 1] = k + 1;
+            }
+            slots = s;
         }
     }
 }

@@ -1,0 +1,111 @@
+package io.perpetua.kernel;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+
+/**
+ * The object table against a plain map, over random puts, replacements and removals of object
+ * and container handles: enough of them that the slots grow several times and removals move
+ * handles within the dense arrays, with ids close together (a home and its satellites) and
+ * far apart. Every handle's object is held strongly here, so none is collected.
+ */
+class ObjectTableTest {
+    private static final ClassDescriptor INT_ARRAY =
+            new ClassDescriptor(1, ClassDescriptor.Kind.ARRAY, "[I", List.of());
+
+    private final ObjectTable table = new ObjectTable();
+    private final Map<Long, Handle> byId = new HashMap<>();
+    private final Map<Object, ContainerHandle> byContainer = new IdentityHashMap<>();
+    private final List<Object> keepAlive = new ArrayList<>();
+
+    @Test
+    void findsEveryHandleItHoldsAndNoneItDoesNot() {
+        SplittableRandom random = new SplittableRandom(7);
+        for (int step = 0; step < 60_000; step++) {
+            int op = random.nextInt(10);
+            if (op < 5 || byId.isEmpty()) {
+                put(randomId(random), random.nextBoolean());
+            } else if (op < 8) {
+                remove(random);
+            } else {
+                Handle replaced = byId.get(anyId(random));
+                if (!(replaced instanceof ContainerHandle)) {
+                    put(replaced.id(), false); // a new object for an id whose object was collected
+                }
+            }
+            if (step % 5_000 == 0) {
+                checkAll(random);
+            }
+        }
+        checkAll(random);
+    }
+
+    private long randomId(SplittableRandom random) {
+        long home = 1 + random.nextLong(random.nextBoolean() ? 64 : 1L << 30);
+        return random.nextInt(4) == 0 ? Satellites.id(home, 1 + random.nextInt(Satellites.MAX)) : home;
+    }
+
+    private long anyId(SplittableRandom random) {
+        return new ArrayList<>(byId.keySet()).get(random.nextInt(byId.size()));
+    }
+
+    private void put(long id, boolean container) {
+        if (byId.get(id) instanceof ContainerHandle) {
+            return; // a container's id is never reused while it is resident
+        }
+        Handle h;
+        if (container) {
+            int[] array = new int[1];
+            ContainerHandle c = new ContainerHandle(null, array, id, table.queue());
+            c.descriptor = INT_ARRAY;
+            byContainer.put(array, c);
+            keepAlive.add(array);
+            h = c;
+        } else {
+            Object object = new Object();
+            keepAlive.add(object);
+            h = new Handle(null, object, id, table.queue());
+        }
+        table.put(h);
+        byId.put(id, h);
+    }
+
+    private void remove(SplittableRandom random) {
+        Handle h = byId.remove(anyId(random));
+        table.remove(h);
+        if (h instanceof ContainerHandle c) {
+            byContainer.remove(c.get());
+        }
+    }
+
+    private void checkAll(SplittableRandom random) {
+        assertEquals(byId.size(), table.size());
+        for (Map.Entry<Long, Handle> e : byId.entrySet()) {
+            assertSame(e.getValue(), table.get(e.getKey()), "id " + e.getKey());
+        }
+        for (Map.Entry<Object, ContainerHandle> e : byContainer.entrySet()) {
+            assertSame(e.getValue(), table.container(e.getKey()));
+        }
+        for (int i = 0; i < 1_000; i++) {
+            long id = randomId(random);
+            if (!byId.containsKey(id)) {
+                assertNull(table.get(id), "id " + id);
+            }
+        }
+        assertNull(table.container(new int[1]));
+        long[] live = table.liveIds();
+        java.util.Arrays.sort(live);
+        assertArrayEquals(byId.keySet().stream().mapToLong(Long::longValue).sorted().toArray(), live);
+    }
+}
