@@ -1433,6 +1433,9 @@ public final class Kernel implements PersistentStore {
         /** The homes this commit writes, and their records: the recent records once it succeeds. */
         private final List<Long> homeIds = new ArrayList<>();
         private final List<byte[]> homeRecords = new ArrayList<>();
+        /** The homes of the pending satellites, sorted once the walk starts: see {@link #unchangedSatellites}. */
+        private long[] changedSatelliteHomes = new long[8];
+        private int changedSatelliteHomeCount;
         /** Homes that took satellites in this commit, with their counts before: restored if it fails. */
         private final Map<Handle, Integer> homesBefore = new IdentityHashMap<>();
         /** The containers embedded in the record being encoded, so far. */
@@ -1452,12 +1455,16 @@ public final class Kernel implements PersistentStore {
             ArrayDeque<Object> changed = new ArrayDeque<>();
             for (Map.Entry<Object, Handle> e : pending.entrySet()) {
                 Object o = e.getKey();
+                if (Satellites.isSatellite(e.getValue().id())) {
+                    changedSatelliteHome(Satellites.home(e.getValue().id()));
+                }
                 if (o instanceof Persistent p && p.$perpetua$state() == ObjectState.DIRTY) {
                     changed.add(o);
                     continue;
                 }
                 enqueueRoot(o, labels);
             }
+            Arrays.sort(changedSatelliteHomes, 0, changedSatelliteHomeCount);
             scanContainers();
             // A name is a referrer too: a container stored in its owner's record gets a record
             // of its own when a name is bound to it, as when a second object refers to it.
@@ -1517,6 +1524,13 @@ public final class Kernel implements PersistentStore {
                     enqueue(c, PathNode.root(c.getClass(), h.id()));
                 }
             }
+        }
+
+        private void changedSatelliteHome(long home) {
+            if (changedSatelliteHomeCount == changedSatelliteHomes.length) {
+                changedSatelliteHomes = Arrays.copyOf(changedSatelliteHomes, changedSatelliteHomeCount * 2);
+            }
+            changedSatelliteHomes[changedSatelliteHomeCount++] = home;
         }
 
         /** Enqueues an object the walk starts from, labelled by its name if it has one. */
@@ -1628,14 +1642,14 @@ public final class Kernel implements PersistentStore {
             return record;
         }
 
-        /** @return true if none of a home's satellites is new or changed */
+        /**
+         * @return true if none of a home's satellites is new or changed. A satellite is new only
+         *         when this commit makes it one ({@link #homesBefore}), and a changed one is
+         *         pending, as every dirty object is: no satellite need be looked up.
+         */
         private boolean unchangedSatellites(Handle home) {
-            for (int k = 1; k <= home.satellites; k++) {
-                if (table.object(Satellites.id(home.id(), k)) instanceof Persistent s && s.$perpetua$state() > 0) {
-                    return false;
-                }
-            }
-            return true;
+            return !homesBefore.containsKey(home)
+                    && Arrays.binarySearch(changedSatelliteHomes, 0, changedSatelliteHomeCount, home.id()) < 0;
         }
 
         /**
@@ -1654,11 +1668,11 @@ public final class Kernel implements PersistentStore {
             } catch (ByteIn.MalformedRecord m) {
                 throw new CorruptStoreException(where(home.id()), m.getMessage(), null);
             }
-            ByteOut out = new ByteOut(body.length + stored.length - from);
-            out.writeBytes(body);
-            out.writeBytes(stored, from, stored.length - 4);
-            out.writeFixedInt(body.length);
-            return out.toByteArray();
+            int satellites = stored.length - 4 - from;
+            byte[] record = Arrays.copyOf(body, body.length + satellites + 4);
+            System.arraycopy(stored, from, record, body.length, satellites);
+            Satellites.putTrailer(record, body.length);
+            return record;
         }
 
         /** @return a home's committed record: the recent one, or read back */
@@ -1738,7 +1752,9 @@ public final class Kernel implements PersistentStore {
 
         @Override
         public void embedded(Object container, byte[] bytes) {
-            embeds.add(table.container(container));
+            // the handle container() just added: nothing is embedded while a container's body is encoded
+            ContainerHandle h = embedding.get(embedding.size() - 1);
+            embeds.add(h.refersTo(container) ? h : table.container(container));
             embedBytes.add(bytes);
             compared.add(container);
         }

@@ -55,7 +55,10 @@ final class RecordEncoder implements RecordWriter {
          */
         long container(Object container, Kind kind, PathNode parent, String field, int index, boolean direct);
 
-        /** Called with the bytes (descriptor id and body) of a container just embedded. */
+        /**
+         * Called with the bytes (descriptor id and body) of a container just embedded; null for
+         * an array.
+         */
         default void embedded(Object container, byte[] bytes) {
         }
     }
@@ -401,8 +404,9 @@ final class RecordEncoder implements RecordWriter {
                 } finally {
                     path = saved;
                 }
-                byte[] bytes = out.copyRange(start);
-                out.insertVarInt(start, bytes.length);
+                // an array's bytes are not kept: the kernel remembers an array by its elements
+                byte[] bytes = kind == Kind.ARRAY ? null : out.copyRange(start);
+                out.insertVarInt(start, out.length() - start);
                 reach.embedded(v, bytes);
             }
         }
