@@ -1418,8 +1418,9 @@ public final class Kernel implements PersistentStore {
         private final List<Persistent> written = new ArrayList<>();
         private final List<ContainerHandle> containers = new ArrayList<>();
         private final List<byte[]> snapshots = new ArrayList<>();
-        /** Every container this commit encoded: untouched once the commit succeeds. */
+        /** Every container this commit encoded, and its handle: untouched and remembered once the commit succeeds. */
         private final List<Object> compared = new ArrayList<>();
+        private final List<ContainerHandle> comparedHandles = new ArrayList<>();
         /** Containers embedded by this commit, and their bytes: their snapshots once it succeeds. */
         private final List<ContainerHandle> embeds = new ArrayList<>();
         private final List<byte[]> embedBytes = new ArrayList<>();
@@ -1586,6 +1587,7 @@ public final class Kernel implements PersistentStore {
             }
             byte[] record = encoder.container(o, h.descriptor.kind, path);
             compared.add(o);
+            comparedHandles.add(h);
             if (h.embedded) {
                 if (!Arrays.equals(record, h.snapshot)) {
                     rewriteOwner(h.ownerId); // its record holds the container
@@ -1754,9 +1756,13 @@ public final class Kernel implements PersistentStore {
         public void embedded(Object container, byte[] bytes) {
             // the handle container() just added: nothing is embedded while a container's body is encoded
             ContainerHandle h = embedding.get(embedding.size() - 1);
-            embeds.add(h.refersTo(container) ? h : table.container(container));
+            if (!h.refersTo(container)) {
+                h = table.container(container);
+            }
+            embeds.add(h);
             embedBytes.add(bytes);
             compared.add(container);
+            comparedHandles.add(h);
         }
 
         /** A second referrer: the container gets a record of its own, and its owner loses it. */
@@ -1852,12 +1858,13 @@ public final class Kernel implements PersistentStore {
             for (int i = 0; i < embeds.size(); i++) {
                 embeds.get(i).snapshot = snapshot(embeds.get(i), embedBytes.get(i));
             }
-            for (Object c : compared) {
-                untouch(c);
-                ContainerHandle h = table.container(c);
-                if (h != null) {
-                    h.rememberContents(c);
+            for (int i = 0; i < compared.size(); i++) {
+                Object c = compared.get(i);
+                ContainerHandle h = comparedHandles.get(i);
+                if (h.descriptor.kind != Kind.ARRAY) {
+                    untouch(c); // an array is never Tracked: skip the interface test, slow on arrays
                 }
+                h.rememberContents(c);
             }
             for (int i = 0; i < embedOwners.size(); i++) {
                 dropReplaced(embedOwners.get(i), embedLists.get(i));
