@@ -1434,11 +1434,16 @@ public final class Kernel implements PersistentStore {
         /** The homes this commit writes, and their records: the recent records once it succeeds. */
         private final List<Long> homeIds = new ArrayList<>();
         private final List<byte[]> homeRecords = new ArrayList<>();
-        /** The homes of the pending satellites, sorted once the walk starts: see {@link #unchangedSatellites}. */
-        private long[] changedSatelliteHomes = new long[8];
-        private int changedSatelliteHomeCount;
-        /** Homes that took satellites in this commit, with their counts before: restored if it fails. */
-        private final Map<Handle, Integer> homesBefore = new IdentityHashMap<>();
+        /** The homes of the pending satellites: see {@link #unchangedSatellites}. */
+        private final LongSet changedSatelliteHomes = new LongSet();
+        /**
+         * The ids of the homes that took satellites in this commit; and those homes, with their
+         * counts before, restored if it fails. Ids, not an identity map of handles: the first
+         * identity hash of an object is a call into the JVM.
+         */
+        private final LongSet homesTook = new LongSet();
+        private final List<Handle> homesBefore = new ArrayList<>();
+        private final List<Integer> satellitesBefore = new ArrayList<>();
         /** The containers embedded in the record being encoded, so far. */
         private final List<ContainerHandle> embedding = new ArrayList<>();
         /** The objects written with (or once with) embedded containers, and those their new records hold. */
@@ -1457,7 +1462,7 @@ public final class Kernel implements PersistentStore {
             for (Map.Entry<Object, Handle> e : pending.entrySet()) {
                 Object o = e.getKey();
                 if (Satellites.isSatellite(e.getValue().id())) {
-                    changedSatelliteHome(Satellites.home(e.getValue().id()));
+                    changedSatelliteHomes.add(Satellites.home(e.getValue().id()));
                 }
                 if (o instanceof Persistent p && p.$perpetua$state() == ObjectState.DIRTY) {
                     changed.add(o);
@@ -1465,7 +1470,6 @@ public final class Kernel implements PersistentStore {
                 }
                 enqueueRoot(o, labels);
             }
-            Arrays.sort(changedSatelliteHomes, 0, changedSatelliteHomeCount);
             scanContainers();
             // A name is a referrer too: a container stored in its owner's record gets a record
             // of its own when a name is bound to it, as when a second object refers to it.
@@ -1525,13 +1529,6 @@ public final class Kernel implements PersistentStore {
                     enqueue(c, PathNode.root(c.getClass(), h.id()));
                 }
             }
-        }
-
-        private void changedSatelliteHome(long home) {
-            if (changedSatelliteHomeCount == changedSatelliteHomes.length) {
-                changedSatelliteHomes = Arrays.copyOf(changedSatelliteHomes, changedSatelliteHomeCount * 2);
-            }
-            changedSatelliteHomes[changedSatelliteHomeCount++] = home;
         }
 
         /** Enqueues an object the walk starts from, labelled by its name if it has one. */
@@ -1619,7 +1616,10 @@ public final class Kernel implements PersistentStore {
             Handle home = writingHome;
             if (field == null && home != null && info.leaf && home.satellites < Satellites.MAX) {
                 // an element of a container embedded in the home's record: stored in that record
-                homesBefore.putIfAbsent(home, home.satellites);
+                if (homesTook.add(home.id())) {
+                    homesBefore.add(home);
+                    satellitesBefore.add(home.satellites);
+                }
                 Handle h = attach(object, Satellites.id(home.id(), ++home.satellites), ObjectState.NEW);
                 assigned.add(h);
                 return h.id();
@@ -1646,12 +1646,11 @@ public final class Kernel implements PersistentStore {
 
         /**
          * @return true if none of a home's satellites is new or changed. A satellite is new only
-         *         when this commit makes it one ({@link #homesBefore}), and a changed one is
+         *         when this commit makes it one ({@link #homesTook}), and a changed one is
          *         pending, as every dirty object is: no satellite need be looked up.
          */
         private boolean unchangedSatellites(Handle home) {
-            return !homesBefore.containsKey(home)
-                    && Arrays.binarySearch(changedSatelliteHomes, 0, changedSatelliteHomeCount, home.id()) < 0;
+            return !homesTook.contains(home.id()) && !changedSatelliteHomes.contains(home.id());
         }
 
         /**
@@ -1825,7 +1824,9 @@ public final class Kernel implements PersistentStore {
         }
 
         void rollback() {
-            homesBefore.forEach((home, count) -> home.satellites = count);
+            for (int i = 0; i < homesBefore.size(); i++) {
+                homesBefore.get(i).satellites = satellitesBefore.get(i);
+            }
             for (int i = 0; i < promoted.size(); i++) {
                 ContainerHandle h = promoted.get(i);
                 h.embedded = true;
