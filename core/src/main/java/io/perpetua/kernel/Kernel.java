@@ -1806,7 +1806,7 @@ public final class Kernel implements PersistentStore {
             ContainerHandle[] before = owner.embeds;
             if (before != null) {
                 for (ContainerHandle c : before) {
-                    if (c.embedded && c.ownerId == owner.id() && !holds(now, c)) {
+                    if (!holds(now, c) && c.embedded && c.ownerId == owner.id()) { // holds loads no handle
                         table.remove(c);
                     }
                 }
