@@ -33,7 +33,8 @@ import java.util.SplittableRandom;
 final class RawOo1 implements AutoCloseable {
     private static final int CHUNK = 1024;
 
-    private final KernelFixtures.Raw raw;
+    private final Path dir;
+    private KernelFixtures.Raw raw;
     private final WriteOptions syncWrite;
     private final WriteOptions loadWrite = new WriteOptions().setSync(false);
     private int count;
@@ -56,8 +57,15 @@ final class RawOo1 implements AutoCloseable {
     }
 
     RawOo1(Path dir, boolean sync) {
+        this.dir = dir;
         raw = new KernelFixtures.Raw(dir, false);
         syncWrite = new WriteOptions().setSync(sync);
+    }
+
+    /** Closes the database and opens it again, as the Perpetua side reopens its store in a fresh session. */
+    void reopen() {
+        raw.close();
+        raw = new KernelFixtures.Raw(dir, false);
     }
 
     /** Builds the database the way {@code Graph.build} builds the model: same generator, same draws. */
