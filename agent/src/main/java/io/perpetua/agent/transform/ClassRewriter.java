@@ -142,6 +142,10 @@ public final class ClassRewriter {
                     + redirector.redirected() + " field accesses redirected, " + barrier.barriers()
                     + " array writes logged", untracked);
         }
+        // The mark of this version, whether or not the class writes an array: an unused constant
+        // naming the log, which logsArrayWrites looks for when the class comes back rewritten
+        // (built ahead of time, then loaded under the agent)
+        writer.newClass(ArrayWriteBarrier.RUNTIME);
         StringBuilder detail = new StringBuilder("persistent-capable");
         detail.append(capability.topMost ? ", top-most" : ", below " + info.superName.replace('/', '.'));
         detail.append(", ").append(info.persistentFields().size()).append(" persistent fields, ")
@@ -157,9 +161,9 @@ public final class ClassRewriter {
     }
 
     /**
-     * @return whether a class file refers to the array write log, as one rewritten by this
-     *         version does when it writes arrays (one that never writes an array is taken for
-     *         one that does not log: the kernel then merely compares more)
+     * @return whether a class file refers to the array write log, as every persistent-capable
+     *         class rewritten by this version does (it is given the constant even if it writes no
+     *         array); one rewritten by a version without the barrier does not
      */
     private static boolean logsArrayWrites(ClassReader reader) {
         char[] buffer = new char[reader.getMaxStringLength()];
