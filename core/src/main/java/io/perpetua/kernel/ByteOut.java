@@ -101,10 +101,16 @@ final class ByteOut {
 
     void writeFixedInt(int v) {
         ensure(4);
-        buf[len++] = (byte) (v >>> 24);
-        buf[len++] = (byte) (v >>> 16);
-        buf[len++] = (byte) (v >>> 8);
-        buf[len++] = (byte) v;
+        putFixedInt(buf, len, v);
+        len += 4;
+    }
+
+    /** Writes {@code v} big-endian into {@code b[at, at + 4)}, as {@link #writeFixedInt} appends it. */
+    static void putFixedInt(byte[] b, int at, int v) {
+        b[at] = (byte) (v >>> 24);
+        b[at + 1] = (byte) (v >>> 16);
+        b[at + 2] = (byte) (v >>> 8);
+        b[at + 3] = (byte) v;
     }
 
     void writeFixedLong(long v) {

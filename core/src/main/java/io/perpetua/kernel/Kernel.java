@@ -1672,7 +1672,7 @@ public final class Kernel implements PersistentStore {
             int satellites = stored.length - 4 - from;
             byte[] record = Arrays.copyOf(body, body.length + satellites + 4);
             System.arraycopy(stored, from, record, body.length, satellites);
-            Satellites.putTrailer(record, body.length);
+            ByteOut.putFixedInt(record, record.length - 4, body.length); // the trailer
             return record;
         }
 

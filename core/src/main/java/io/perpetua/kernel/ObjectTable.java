@@ -221,7 +221,7 @@ final class ObjectTable {
     }
 
     void remove(Handle h) {
-        byId.removeById(h);
+        byId.remove(h);
         if (h instanceof ContainerHandle c) {
             removeContainer(c);
         }
@@ -413,20 +413,7 @@ final class ObjectTable {
             }
         }
 
-        void removeById(Handle h) {
-            long[] s = slots;
-            int mask = (s.length >>> 1) - 1;
-            long id = h.id();
-            for (int i = mix(id) & mask; s[2 * i + 1] != 0; i = (i + 1) & mask) {
-                if (s[2 * i] == id) {
-                    if (handles[(int) s[2 * i + 1] - 1] == h) {
-                        removeAt(i);
-                    }
-                    return;
-                }
-            }
-        }
-
+        /** Removes a handle if the table holds it (by id or identity hash: several may share a key). */
         void remove(Handle h) {
             long[] s = slots;
             int mask = (s.length >>> 1) - 1;

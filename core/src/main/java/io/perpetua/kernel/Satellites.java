@@ -78,15 +78,6 @@ final class Satellites {
         return end;
     }
 
-    /** Writes the trailer, {@code bodyEnd} in the last four bytes (as {@link ByteOut#writeFixedInt} does). */
-    static void putTrailer(byte[] record, int bodyEnd) {
-        int at = record.length - 4;
-        record[at] = (byte) (bodyEnd >>> 24);
-        record[at + 1] = (byte) (bodyEnd >>> 16);
-        record[at + 2] = (byte) (bodyEnd >>> 8);
-        record[at + 3] = (byte) bodyEnd;
-    }
-
     /** Appends one satellite entry; the caller writes the count before the first and the trailer after the last. */
     static void writeSatellite(ByteOut out, int k, byte[] body) {
         out.writeVarInt(k);
