@@ -64,6 +64,7 @@ public final class ForkedJvm {
         List<String> cmd = new ArrayList<>();
         cmd.add(jdk.resolve("bin/java").toString());
         cmd.add("-Xshare:auto");
+        cmd.add("--enable-native-access=ALL-UNNAMED"); // RocksDB's JNI library: no JDK 24+ warning (JEP 472)
         cmd.addAll(jvmArgs);
         cmd.add("-cp");
         cmd.add(classPath);

@@ -300,6 +300,7 @@ public final class CrashHarness {
         void runChild() {
             List<String> command = new ArrayList<>();
             command.add(javaBinary());
+            command.add("--enable-native-access=ALL-UNNAMED"); // a JNI backend (RocksDB): no JDK 24+ warning (JEP 472)
             command.addAll(config.jvmArgs);
             command.add("-cp");
             command.add(childClassPath());

@@ -75,7 +75,8 @@ class JspinSampleTest {
                 classPath::toString);
         assertFalse(classPath.stream().anyMatch(e -> e.contains("perpetua-agent")), classPath::toString);
         Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", String.join(File.pathSeparator, classPath), BANK, store).redirectErrorStream(true).start();
+                SamplesTest.NATIVE_ACCESS, "-cp", String.join(File.pathSeparator, classPath), BANK, store)
+                .redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the sample finished");
         assertEquals(0, p.exitValue(), "exit status; output:\n" + out);

@@ -19,6 +19,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * more, the later runs seeing what the earlier ones stored.
  */
 class SamplesTest {
+    /**
+     * As the samples' usage says: RocksDB loads its JNI library through a restricted method,
+     * which JDK 24 and newer warn about, on the output the tests compare, unless this is given.
+     */
+    static final String NATIVE_ACCESS = "--enable-native-access=ALL-UNNAMED";
+
     @TempDir
     Path dir;
 
@@ -69,7 +75,7 @@ class SamplesTest {
         assertTrue(agent != null && Files.isRegularFile(Path.of(agent)),
                 "the agent jar is built first (mvn package in agent): " + agent);
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-javaagent:" + agent, "-cp", System.getProperty("java.class.path"), mainClass));
+                NATIVE_ACCESS, "-javaagent:" + agent, "-cp", System.getProperty("java.class.path"), mainClass));
         command.addAll(List.of(args));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

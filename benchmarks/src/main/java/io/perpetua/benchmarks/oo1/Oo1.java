@@ -255,6 +255,7 @@ public final class Oo1 {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx" + heap);
+        cmd.add("--enable-native-access=ALL-UNNAMED"); // RocksDB's JNI library: no JDK 24+ warning (JEP 472)
         cmd.add("-Dperpetua.version=" + environment.getOrDefault("perpetua", "?"));
         if (s.row().needsAgent()) {
             cmd.add("-javaagent:" + agent.toAbsolutePath());

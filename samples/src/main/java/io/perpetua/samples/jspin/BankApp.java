@@ -24,6 +24,7 @@ import java.nio.file.Path;
  * java -javaagent:perpetua-agent.jar -cp ... io.perpetua.samples.jspin.BankApp bank.db
  * java -cp ...:perpetua-core.jar io.perpetua.samples.jspin.BankApp bank.db
  * </pre>
+ * On JDK 24 or newer, with RocksDB, add {@code --enable-native-access=ALL-UNNAMED} (see the README).
  */
 public final class BankApp {
     private BankApp() {

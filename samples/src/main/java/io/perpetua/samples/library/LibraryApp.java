@@ -16,6 +16,7 @@ import io.perpetua.PersistentStore;
  * </pre>
  * The store is a directory for the file store or any store URI; {@code backup} copies it, as
  * committed, into a new store on any backend ({@code store.copyTo}).
+ * On JDK 24 or newer, with RocksDB, add {@code --enable-native-access=ALL-UNNAMED} (see the README).
  */
 public final class LibraryApp {
     private LibraryApp() {

@@ -16,6 +16,7 @@ import java.util.List;
  * java -javaagent:perpetua-agent.jar -cp ... io.perpetua.samples.notes.NotesApp notes.db list
  * java -javaagent:perpetua-agent.jar -cp ... io.perpetua.samples.notes.NotesApp notes.db done 1
  * </pre>
+ * On JDK 24 or newer, with RocksDB, add {@code --enable-native-access=ALL-UNNAMED} (see the README).
  */
 public final class NotesApp {
     private NotesApp() {

@@ -52,6 +52,7 @@ final class ForkedJvm implements AutoCloseable {
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("-Xmx128m");
         command.add("-XX:TieredStopAtLevel=1");
+        command.add("--enable-native-access=ALL-UNNAMED"); // RocksDB's JNI library: no JDK 24+ warning (JEP 472)
         command.add("-Djava.io.tmpdir=" + tmpDir);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
