@@ -1656,10 +1656,18 @@ public final class Kernel implements PersistentStore {
         /**
          * @return a home's record with the satellite section of its stored record copied whole
          *         (an OO1 part that gains an incoming connection keeps its outgoing ones as they
-         *         were), or null if the stored record does not hold as many as the home has
+         *         were), or null if the stored record does not hold as many as the home has, or
+         *         is no longer among the recent records while every satellite is filled (then
+         *         encoding them costs less than reading the record back)
          */
         private byte[] withStoredSatellites(Handle home, byte[] body) {
-            byte[] stored = storedHome(home.id());
+            byte[] stored = recentHomes.get(home.id());
+            if (stored == null) {
+                if (filledSatellites(home) != null) {
+                    return null;
+                }
+                stored = read(home.id());
+            }
             int from;
             try {
                 from = Satellites.bodyEnd(stored);
@@ -1682,17 +1690,24 @@ public final class Kernel implements PersistentStore {
             return stored != null ? stored : read(id);
         }
 
+        /**
+         * A home's record with its satellites: a new or changed satellite is encoded, the others
+         * are copied from the stored record; or, if that record is no longer among the recent
+         * ones and every satellite is filled, all are encoded, and the record is not read back
+         * (a backend read, on the commit's path, for each home the cache has dropped).
+         */
         private byte[] withSatellitesEncoded(Handle home, byte[] body) {
             ByteOut out = new ByteOut(body.length + 32 * home.satellites + 8);
             out.writeBytes(body);
             out.writeVarInt(home.satellites);
-            byte[] stored = null;
+            byte[] stored = recentHomes.get(home.id());
+            Persistent[] filled = stored == null ? filledSatellites(home) : null;
             Satellites.Entry[] storedEntries = null;
             for (int k = 1; k <= home.satellites; k++) {
                 long sid = Satellites.id(home.id(), k);
                 byte[] bytes = null;
-                // a new or changed satellite is encoded; the others are copied from the stored record
-                if (table.object(sid) instanceof Persistent s && s.$perpetua$state() > 0) {
+                Object o = filled != null ? filled[k - 1] : table.object(sid);
+                if (o instanceof Persistent s && (filled != null || s.$perpetua$state() > 0)) {
                     PathNode path = PathNode.root(s.getClass(), sid);
                     writing = sid;
                     bytes = encoder.object(s, checkStorable(s.getClass(), path), path, null); // a leaf: no array field
@@ -1722,6 +1737,25 @@ public final class Kernel implements PersistentStore {
             writing = home.id();
             out.writeFixedInt(body.length);
             return out.toByteArray();
+        }
+
+        /**
+         * @return a home's satellites (satellite k at index k - 1) if every one is resident and
+         *         filled, with no field left undecoded (a class that gained an array field since
+         *         the satellite was stored), else null
+         */
+        private Persistent[] filledSatellites(Handle home) {
+            Persistent[] satellites = new Persistent[home.satellites];
+            for (int k = 1; k <= satellites.length; k++) {
+                if (table.object(Satellites.id(home.id(), k)) instanceof Persistent s
+                        && s.$perpetua$state() != ObjectState.HOLLOW && s.$perpetua$state() != ObjectState.TRANSIENT
+                        && s.$perpetua$handle() instanceof Handle h && h.lazy == null) {
+                    satellites[k - 1] = s;
+                } else {
+                    return null;
+                }
+            }
+            return satellites;
         }
 
         @Override

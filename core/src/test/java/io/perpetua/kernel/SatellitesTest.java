@@ -277,4 +277,59 @@ class SatellitesTest {
             assertEquals(0, leaves[0].weight(), "the committed value, from the home's record");
         }
     }
+
+    /**
+     * Homes whose records the kernel's cache of recent records (4,096 slots, direct-mapped) no
+     * longer holds, rewritten: with every satellite filled, the satellites are encoded from the
+     * objects and no record is read back; with satellites still hollow, the record is read back
+     * and they are copied from it. Either way every satellite survives, changed or not.
+     */
+    @Test
+    void homesOutOfTheRecentRecordsKeepTheirSatellitesWhetherFilledOrHollow() {
+        int homes = 20_000;
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node[] all = new Node[homes];
+            store.inTransaction(() -> {
+                for (int i = 0; i < homes; i++) {
+                    all[i] = new Node("n" + i);
+                    all[i].any(new Leaf[] {new Leaf("a" + i, i), new Leaf("b" + i, -i)});
+                }
+                Node root = new Node("root");
+                root.any(all);
+                store.persist(root, "root");
+            });
+            long read = store.statistics().recordsRead();
+            store.inTransaction(() -> {
+                for (Node n : all) {
+                    n.name(n.name() + "!");
+                }
+                ((Leaf[]) all[7].any())[1].weight(70); // one changed leaf among filled ones
+            });
+            assertEquals(read, store.statistics().recordsRead(), "filled satellites: no home's record read back");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node[] all = (Node[]) store.fetch("root", Node.class).any();
+            long read = store.statistics().recordsRead();
+            store.inTransaction(() -> {
+                for (Node n : all) {
+                    n.name(n.name() + "?"); // fills each home; its leaves stay hollow
+                }
+            });
+            assertEquals(ObjectState.HOLLOW, ((Leaf[]) all[0].any())[0].$perpetua$state);
+            assertTrue(store.statistics().recordsRead() - read > homes,
+                    "hollow satellites: some homes' records read back at commit, after the " + homes + " fault-ins");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node[] all = (Node[]) store.fetch("root", Node.class).any();
+            for (int i = 0; i < homes; i++) {
+                Leaf[] leaves = (Leaf[]) all[i].any();
+                assertEquals("n" + i + "!?", all[i].name());
+                assertEquals("a" + i, leaves[0].label());
+                assertEquals(i, leaves[0].weight());
+                assertEquals("b" + i, leaves[1].label());
+                assertEquals(i == 7 ? 70 : -i, leaves[1].weight());
+            }
+        }
+    }
 }
