@@ -1632,12 +1632,23 @@ public final class Kernel implements PersistentStore {
 
         /**
          * A home's record: its body, then each of its satellites (the new and changed ones
-         * encoded now, the others as its stored record has them), then the trailer.
+         * encoded now, the others as its stored record has them), then the trailer. A home the
+         * cache of recent records has dropped, whose satellites are all filled, has every one
+         * encoded instead, and its record is not read back: a backend read on the commit's
+         * path, from disk once the store outgrows the backend's cache.
          */
         private byte[] withSatellites(Handle home, byte[] body) {
-            byte[] record = unchangedSatellites(home) ? withStoredSatellites(home, body) : null;
+            byte[] stored = recentHomes.get(home.id());
+            Persistent[] filled = stored == null ? filledSatellites(home) : null;
+            byte[] record = null;
+            if (filled == null && unchangedSatellites(home)) {
+                if (stored == null) {
+                    stored = read(home.id());
+                }
+                record = withStoredSatellites(home, body, stored);
+            }
             if (record == null) {
-                record = withSatellitesEncoded(home, body);
+                record = withSatellitesEncoded(home, body, stored, filled);
             }
             homeIds.add(home.id());
             homeRecords.add(record);
@@ -1656,18 +1667,9 @@ public final class Kernel implements PersistentStore {
         /**
          * @return a home's record with the satellite section of its stored record copied whole
          *         (an OO1 part that gains an incoming connection keeps its outgoing ones as they
-         *         were), or null if the stored record does not hold as many as the home has, or
-         *         is no longer among the recent records while every satellite is filled (then
-         *         encoding them costs less than reading the record back)
+         *         were), or null if the stored record does not hold as many as the home has
          */
-        private byte[] withStoredSatellites(Handle home, byte[] body) {
-            byte[] stored = recentHomes.get(home.id());
-            if (stored == null) {
-                if (filledSatellites(home) != null) {
-                    return null;
-                }
-                stored = read(home.id());
-            }
+        private byte[] withStoredSatellites(Handle home, byte[] body, byte[] stored) {
             int from;
             try {
                 from = Satellites.bodyEnd(stored);
@@ -1684,24 +1686,15 @@ public final class Kernel implements PersistentStore {
             return record;
         }
 
-        /** @return a home's committed record: the recent one, or read back */
-        private byte[] storedHome(long id) {
-            byte[] stored = recentHomes.get(id);
-            return stored != null ? stored : read(id);
-        }
-
         /**
-         * A home's record with its satellites: a new or changed satellite is encoded, the others
-         * are copied from the stored record; or, if that record is no longer among the recent
-         * ones and every satellite is filled, all are encoded, and the record is not read back
-         * (a backend read, on the commit's path, for each home the cache has dropped).
+         * A home's record with its satellites encoded where {@code filled} holds them (all of
+         * them) or where they are new or changed, the others copied from {@code stored}, its
+         * committed record (read back if null and needed).
          */
-        private byte[] withSatellitesEncoded(Handle home, byte[] body) {
+        private byte[] withSatellitesEncoded(Handle home, byte[] body, byte[] stored, Persistent[] filled) {
             ByteOut out = new ByteOut(body.length + 32 * home.satellites + 8);
             out.writeBytes(body);
             out.writeVarInt(home.satellites);
-            byte[] stored = recentHomes.get(home.id());
-            Persistent[] filled = stored == null ? filledSatellites(home) : null;
             Satellites.Entry[] storedEntries = null;
             for (int k = 1; k <= home.satellites; k++) {
                 long sid = Satellites.id(home.id(), k);
@@ -1714,7 +1707,7 @@ public final class Kernel implements PersistentStore {
                     written.add(s);
                 } else {
                     if (stored == null) {
-                        stored = storedHome(home.id());
+                        stored = read(home.id());
                     }
                     if (storedEntries == null) {
                         try {
