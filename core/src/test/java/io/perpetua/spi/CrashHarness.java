@@ -238,35 +238,38 @@ public final class CrashHarness {
         for (int round = 1; round <= config.kills; round++) {
             long delay = config.maxDelayMillis == 0 ? 0 : (long) (random.nextDouble() * config.maxDelayMillis);
             Round r = new Round(round, delay, expectedReady);
-            r.runChild();
-            acknowledged += r.lastAck - expectedReady;
-            CrashWriter.State found;
-            try (Backend backend = config.opener.apply(uri)) {
-                try {
-                    found = CrashWriter.verify(backend);
-                } catch (AssertionError e) {
-                    throw r.failure("after the kill the store is damaged: " + e.getMessage(), e);
+            try {
+                r.runChild();
+                acknowledged += r.lastAck - expectedReady;
+                CrashWriter.State found;
+                try (Backend backend = config.opener.apply(uri)) {
+                    try {
+                        found = CrashWriter.verify(backend);
+                    } catch (AssertionError e) {
+                        throw r.failure("after the kill the store is damaged: " + e.getMessage(), e);
+                    }
+                    if (found.last() < r.lastAck) {
+                        throw r.failure("transaction " + r.lastAck + " was acknowledged but the store ends at "
+                                + found.last(), null);
+                    }
+                    if (found.last() > r.lastAck + 1) {
+                        throw r.failure("the store holds transaction " + found.last() + " but only " + r.lastAck
+                                + " was acknowledged (and one more may have been in flight)", null);
+                    }
+                    if (found.last() == r.lastAck + 1) {
+                        unacknowledgedFound++;
+                    }
+                    // Usable after the crash: one more transaction, from this JVM.
+                    CrashWriter.State next = CrashWriter.commitTransaction(backend, found.last() + 1, found, config.maxPayload);
+                    CrashWriter.State head = CrashWriter.head(backend);
+                    if (!head.equals(next)) {
+                        throw r.failure("a commit after the crash is not visible: " + head + " instead of " + next, null);
+                    }
+                    expectedReady = next.last();
                 }
-                if (found.last() < r.lastAck) {
-                    throw r.failure("transaction " + r.lastAck + " was acknowledged but the store ends at "
-                            + found.last(), null);
-                }
-                if (found.last() > r.lastAck + 1) {
-                    throw r.failure("the store holds transaction " + found.last() + " but only " + r.lastAck
-                            + " was acknowledged (and one more may have been in flight)", null);
-                }
-                if (found.last() == r.lastAck + 1) {
-                    unacknowledgedFound++;
-                }
-                // Usable after the crash: one more transaction, from this JVM.
-                CrashWriter.State next = CrashWriter.commitTransaction(backend, found.last() + 1, found, config.maxPayload);
-                CrashWriter.State head = CrashWriter.head(backend);
-                if (!head.equals(next)) {
-                    throw r.failure("a commit after the crash is not visible: " + head + " instead of " + next, null);
-                }
-                expectedReady = next.last();
+            } finally {
+                r.deleteOutput(); // a failure has already copied the child's stderr into its message
             }
-            r.deleteStderr();
         }
         try (Backend backend = config.opener.apply(uri)) {
             long last = CrashWriter.verify(backend).last();
@@ -441,7 +444,7 @@ public final class CrashHarness {
             }
         }
 
-        void deleteStderr() {
+        void deleteOutput() {
             try {
                 Files.deleteIfExists(stderr);
                 Files.deleteIfExists(stdout);
