@@ -460,17 +460,25 @@ final class ObjectTable {
             handles[last] = null;
         }
 
-        /** Doubles the slots, filled again from the dense arrays. */
+        /**
+         * Doubles the slots. The old slots are taken in order: a key's slot in the doubled table
+         * is its old home or that plus the old size, so the writes go forward through two regions
+         * of the new array instead of to a random slot each (filled from the dense arrays, in
+         * the handles' order, a table of a million handles took a cache miss per handle).
+         */
         private void grow() {
-            long[] s = new long[slots.length * 2];
+            long[] old = slots;
+            long[] s = new long[old.length * 2];
             int mask = (s.length >>> 1) - 1;
-            for (int k = 0; k < size; k++) {
-                int i = mix(keys[k]) & mask;
-                while (s[2 * i + 1] != 0) {
-                    i = (i + 1) & mask;
+            for (int j = 0; j < old.length; j += 2) {
+                if (old[j + 1] != 0) {
+                    int i = mix(old[j]) & mask;
+                    while (s[2 * i + 1] != 0) {
+                        i = (i + 1) & mask;
+                    }
+                    s[2 * i] = old[j];
+                    s[2 * i + 1] = old[j + 1];
                 }
-                s[2 * i] = keys[k];
-                s[2 * i + 1] = k + 1;
             }
             slots = s;
         }
