@@ -316,7 +316,6 @@ class InPlaceChangesTest {
         return new WeakReference<>(h);
     }
 
-    /** Runs the collector until the object is gone; fails rather than let a test pass without it. */
     /**
      * Enough resident arrays for the commit to compare them on two threads (ContainerScan), with
      * changes spread over every chunk, the first and last array included: each is saved, and
@@ -356,6 +355,7 @@ class InPlaceChangesTest {
         }
     }
 
+    /** Runs the collector until the object is gone; fails rather than let a test pass without it. */
     private static void collect(WeakReference<?> ref) throws InterruptedException {
         TestStores.awaitCollected(ref);
         assertNull(ref.get(), "the object was collected");

@@ -79,9 +79,9 @@ public class Oo1CommitBenchmark {
         /**
          * What is resident when the commit runs. {@code kept}: everything earlier operations made
          * resident stays so, as in a long-running application (the object table grows with them;
-         * before the array write log, the commit compared every resident array too). {@code fresh}: the store (raw: the
-         * database) is closed and reopened before each operation (untimed), so only what the
-         * operation touches is resident.
+         * before the array write log, the commit compared every resident array too).
+         * {@code fresh}: the store (raw: the database) is closed and reopened before each
+         * operation (untimed), so only what the operation touches is resident.
          */
         @Param({"kept", "fresh"})
         public String session;
