@@ -1698,13 +1698,13 @@ public final class Kernel implements PersistentStore {
             Satellites.Entry[] storedEntries = null;
             for (int k = 1; k <= home.satellites; k++) {
                 long sid = Satellites.id(home.id(), k);
-                byte[] bytes = null;
                 Object o = filled != null ? filled[k - 1] : table.object(sid);
                 if (o instanceof Persistent s && (filled != null || s.$perpetua$state() > 0)) {
                     PathNode path = PathNode.root(s.getClass(), sid);
                     writing = sid;
-                    bytes = encoder.object(s, checkStorable(s.getClass(), path), path, null); // a leaf: no array field
+                    byte[] bytes = encoder.object(s, checkStorable(s.getClass(), path), path, null); // a leaf: no array field
                     written.add(s);
+                    Satellites.writeSatellite(out, k, bytes, 0, bytes.length);
                 } else {
                     if (stored == null) {
                         stored = read(home.id());
@@ -1716,16 +1716,17 @@ public final class Kernel implements PersistentStore {
                             throw new CorruptStoreException(where(home.id()), m.getMessage(), null);
                         }
                     }
+                    Satellites.Entry entry = null;
                     for (Satellites.Entry e : storedEntries) {
                         if (e.k() == k) {
-                            bytes = Arrays.copyOfRange(stored, e.from(), e.to());
+                            entry = e;
                         }
                     }
-                    if (bytes == null) {
+                    if (entry == null) {
                         throw new CorruptStoreException(where(sid), "its home's record #" + home.id() + " does not hold it", null);
                     }
+                    Satellites.writeSatellite(out, k, stored, entry.from(), entry.to()); // copied as stored
                 }
-                Satellites.writeSatellite(out, k, bytes);
             }
             writing = home.id();
             out.writeFixedInt(body.length);

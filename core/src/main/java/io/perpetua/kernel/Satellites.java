@@ -78,11 +78,14 @@ final class Satellites {
         return end;
     }
 
-    /** Appends one satellite entry; the caller writes the count before the first and the trailer after the last. */
-    static void writeSatellite(ByteOut out, int k, byte[] body) {
+    /**
+     * Appends one satellite entry, its body {@code b[from, to)}; the caller writes the count
+     * before the first and the trailer after the last.
+     */
+    static void writeSatellite(ByteOut out, int k, byte[] b, int from, int to) {
         out.writeVarInt(k);
-        out.writeVarInt(body.length);
-        out.writeBytes(body);
+        out.writeVarInt(to - from);
+        out.writeBytes(b, from, to);
     }
 
     /**
