@@ -200,6 +200,11 @@ final class GarbageCollector {
                 in.readVarInt(); // the class: the record says it again
                 reach(in.readVarLong());
             }
+            case Tag.SATELLITE -> {
+                in.readByte();
+                in.readVarInt();
+                reach(Satellites.readReference(in));
+            }
             case Tag.CONTAINER -> {
                 in.readByte();
                 reach(in.readVarLong());

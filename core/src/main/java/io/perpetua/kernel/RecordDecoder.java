@@ -269,12 +269,13 @@ final class RecordDecoder implements RecordReader {
         switch (tag) {
             case Tag.NULL:
                 return null;
-            case Tag.OBJECT: {
+            case Tag.OBJECT:
+            case Tag.SATELLITE: {
                 ClassDescriptor d = classes.byId(in.readVarInt(), location, objectId);
                 if (d.kind != Kind.OBJECT) {
                     throw new ByteIn.MalformedRecord("an object reference names " + d + ", which is not a class");
                 }
-                return resolve.object(d, in.readVarLong());
+                return resolve.object(d, tag == Tag.OBJECT ? in.readVarLong() : Satellites.readReference(in));
             }
             case Tag.CONTAINER:
                 return resolve.container(in.readVarLong());

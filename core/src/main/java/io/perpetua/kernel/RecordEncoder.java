@@ -346,9 +346,17 @@ final class RecordEncoder implements RecordWriter {
         }
         if (v instanceof Persistent p) {
             long id = reach.object(p, path, field, index);
-            out.writeByte(Tag.OBJECT);
-            out.writeVarInt(classes.info(p.getClass()).descriptor.id);
-            out.writeVarLong(id);
+            int descriptor = classes.info(p.getClass()).descriptor.id;
+            if (Satellites.isSatellite(id)) {
+                out.writeByte(Tag.SATELLITE);
+                out.writeVarInt(descriptor);
+                out.writeVarLong(Satellites.home(id));
+                out.writeVarInt(Satellites.index(id));
+            } else {
+                out.writeByte(Tag.OBJECT);
+                out.writeVarInt(descriptor);
+                out.writeVarLong(id);
+            }
             return;
         }
         Class<?> c = v.getClass();

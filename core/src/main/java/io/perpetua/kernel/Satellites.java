@@ -17,7 +17,9 @@ package io.perpetua.kernel;
  * <h2>Ids</h2>
  * Satellite {@code k} (1, 2, ...) of home {@code h} has id {@code k << SHIFT | h}: the id alone
  * says which record holds the object, so references, names and fault-ins need nothing more.
- * Homes' ids stay below {@code 1 << SHIFT}. A satellite stays in its home's record for good.
+ * Homes' ids stay below {@code 1 << SHIFT}. A satellite stays in its home's record for good. A
+ * record refers to a satellite by its home's id and {@code k} ({@link Tag#SATELLITE}): as one
+ * varlong, an id above {@code 1 << SHIFT} takes six or seven bytes.
  *
  * <h2>Fault-in</h2>
  * Filling a home leaves its satellites hollow; a satellite's first touch fills it from its
@@ -60,6 +62,21 @@ final class Satellites {
 
     static int index(long id) {
         return (int) (id >>> SHIFT);
+    }
+
+    /**
+     * Reads the rest of a {@link Tag#SATELLITE} reference: its home's id and its index.
+     *
+     * @return the satellite's id
+     * @throws ByteIn.MalformedRecord if either is out of range
+     */
+    static long readReference(ByteIn in) {
+        long home = in.readVarLong();
+        int k = in.readVarInt();
+        if (home < 1 || home > MAX_HOME || k < 1 || k > MAX) {
+            throw new ByteIn.MalformedRecord("a reference to satellite " + k + " of object #" + home);
+        }
+        return id(home, k);
     }
 
     /**

@@ -266,6 +266,92 @@ class SatellitesTest {
         }
     }
 
+    /**
+     * A reference to a satellite is written as its home's id and its index ({@link Tag#SATELLITE}),
+     * not as one long id (seven or more bytes as a varlong); records that still hold the long
+     * form ({@link Tag#OBJECT}, what the encoder wrote before) read the same, and the collector
+     * follows both.
+     */
+    @Test
+    void aReferenceToASatelliteIsWrittenAsItsHomeAndIndexAndTheLongFormStillReads() {
+        for (boolean longForm : new boolean[] {false, true}) {
+            String uri = homeWithLeaves(2);
+            long[] ids = new long[3];
+            try (PersistentStore store = TestStores.open(uri)) {
+                Node home = store.fetch("home", Node.class);
+                Leaf leaf = ((Leaf[]) home.any())[1];
+                Node other = new Node("other");
+                other.any(leaf);
+                store.inTransaction(() -> store.persist(other, "other"));
+                ids[0] = ((Handle) home.$perpetua$handle).id();
+                ids[1] = ((Handle) leaf.$perpetua$handle).id();
+                ids[2] = ((Handle) other.$perpetua$handle).id();
+            }
+            long homeId = ids[0];
+            long otherId = ids[2];
+            assertEquals(Satellites.id(homeId, 2), ids[1]);
+            byte[] stored;
+            try (var backend = Backends.open(URI.create(uri))) {
+                stored = backend.read(otherId);
+            }
+            // the reference: the tag, the leaf's class (one byte here), its home, its index
+            ByteOut tail = new ByteOut(16);
+            tail.writeVarLong(homeId);
+            tail.writeVarInt(2);
+            byte[] homeAndIndex = tail.toByteArray();
+            int at = -1;
+            for (int i = 0; i + 2 + homeAndIndex.length <= stored.length && at < 0; i++) {
+                if (stored[i] == Tag.SATELLITE && Arrays.equals(stored, i + 2, i + 2 + homeAndIndex.length, homeAndIndex, 0,
+                        homeAndIndex.length)) {
+                    at = i;
+                }
+            }
+            assertTrue(at >= 0, "the reference in other's record, as home and index");
+            ByteOut whole = new ByteOut(16);
+            whole.writeByte(Tag.OBJECT);
+            whole.writeByte(stored[at + 1]);
+            whole.writeVarLong(ids[1]);
+            byte[] oldForm = whole.toByteArray();
+            int splitLength = 2 + homeAndIndex.length;
+            assertTrue(oldForm.length - splitLength >= 4, oldForm.length + " bytes against " + splitLength);
+            // other's record as the encoder wrote it before the split form
+            byte[] older = new byte[stored.length - splitLength + oldForm.length];
+            System.arraycopy(stored, 0, older, 0, at);
+            System.arraycopy(oldForm, 0, older, at, oldForm.length);
+            System.arraycopy(stored, at + splitLength, older, at + oldForm.length, stored.length - at - splitLength);
+            byte[] served = longForm ? older : stored;
+
+            CommitFailureTest.FailingBackend backend = new CommitFailureTest.FailingBackend(Backends.open(URI.create(uri))) {
+                @Override
+                public byte[] read(long id) {
+                    return id == otherId ? served.clone() : super.read(id);
+                }
+
+                @Override
+                public byte[][] readMany(long[] many) {
+                    byte[][] records = super.readMany(many);
+                    for (int i = 0; i < many.length; i++) {
+                        if (many[i] == otherId) {
+                            records[i] = served.clone();
+                        }
+                    }
+                    return records;
+                }
+            };
+            try (PersistentStore store = new Kernel(backend)) {
+                Leaf leaf = (Leaf) store.fetch("other", Node.class).any();
+                assertEquals("leaf1", leaf.label());
+                assertSame(leaf, ((Leaf[]) store.fetch("home", Node.class).any())[1], "one leaf, however it is reached");
+                store.inTransaction(() -> store.unbind("home"));
+                assertEquals(0, store.collectGarbage(), "the home holds other's leaf: nothing to collect");
+                assertEquals(2, store.statistics().objects());
+            }
+            try (PersistentStore store = TestStores.open(uri)) {
+                assertEquals("leaf1", ((Leaf) store.fetch("other", Node.class).any()).label());
+            }
+        }
+    }
+
     @Test
     void anAbortedChangeToALeafIsReadAgainFromItsHome() {
         String uri = homeWithLeaves(2);
