@@ -267,14 +267,11 @@ class SatellitesTest {
     }
 
     /**
-     * A reference to a satellite is written as its home's id and its index ({@link Tag#SATELLITE}),
-     * not as one long id (seven or more bytes as a varlong); records that still hold the long
-     * form ({@link Tag#OBJECT}, what the encoder wrote before) read the same, and the collector
-     * follows both.
+     * A store where {@code other} refers to leaf 2 of {@code home}: {@code other}'s record, and
+     * where in it the reference starts.
      */
-    @Test
-    void aReferenceToASatelliteIsWrittenAsItsHomeAndIndexAndTheLongFormStillReads() {
-        for (boolean longForm : new boolean[] {false, true}) {
+    private record LeafReference(String uri, long homeId, long leafId, long otherId, byte[] record, int at, int length) {
+        static LeafReference make() {
             String uri = homeWithLeaves(2);
             long[] ids = new long[3];
             try (PersistentStore store = TestStores.open(uri)) {
@@ -287,41 +284,37 @@ class SatellitesTest {
                 ids[1] = ((Handle) leaf.$perpetua$handle).id();
                 ids[2] = ((Handle) other.$perpetua$handle).id();
             }
-            long homeId = ids[0];
-            long otherId = ids[2];
-            assertEquals(Satellites.id(homeId, 2), ids[1]);
+            assertEquals(Satellites.id(ids[0], 2), ids[1]);
             byte[] stored;
             try (var backend = Backends.open(URI.create(uri))) {
-                stored = backend.read(otherId);
+                stored = backend.read(ids[2]);
             }
             // the reference: the tag, the leaf's class (one byte here), its home, its index
             ByteOut tail = new ByteOut(16);
-            tail.writeVarLong(homeId);
+            tail.writeVarLong(ids[0]);
             tail.writeVarInt(2);
             byte[] homeAndIndex = tail.toByteArray();
-            int at = -1;
-            for (int i = 0; i + 2 + homeAndIndex.length <= stored.length && at < 0; i++) {
-                if (stored[i] == Tag.SATELLITE && Arrays.equals(stored, i + 2, i + 2 + homeAndIndex.length, homeAndIndex, 0,
-                        homeAndIndex.length)) {
-                    at = i;
+            for (int i = 0; i + 2 + homeAndIndex.length <= stored.length; i++) {
+                if (stored[i] == Tag.SATELLITE
+                        && Arrays.equals(stored, i + 2, i + 2 + homeAndIndex.length, homeAndIndex, 0, homeAndIndex.length)) {
+                    return new LeafReference(uri, ids[0], ids[1], ids[2], stored, i, 2 + homeAndIndex.length);
                 }
             }
-            assertTrue(at >= 0, "the reference in other's record, as home and index");
-            ByteOut whole = new ByteOut(16);
-            whole.writeByte(Tag.OBJECT);
-            whole.writeByte(stored[at + 1]);
-            whole.writeVarLong(ids[1]);
-            byte[] oldForm = whole.toByteArray();
-            int splitLength = 2 + homeAndIndex.length;
-            assertTrue(oldForm.length - splitLength >= 4, oldForm.length + " bytes against " + splitLength);
-            // other's record as the encoder wrote it before the split form
-            byte[] older = new byte[stored.length - splitLength + oldForm.length];
-            System.arraycopy(stored, 0, older, 0, at);
-            System.arraycopy(oldForm, 0, older, at, oldForm.length);
-            System.arraycopy(stored, at + splitLength, older, at + oldForm.length, stored.length - at - splitLength);
-            byte[] served = longForm ? older : stored;
+            throw new AssertionError("no reference to satellite 2 of #" + ids[0] + " as home and index in other's record");
+        }
 
-            CommitFailureTest.FailingBackend backend = new CommitFailureTest.FailingBackend(Backends.open(URI.create(uri))) {
+        /** @return other's record with its reference to the leaf replaced by {@code reference} */
+        byte[] with(byte[] reference) {
+            byte[] b = new byte[record.length - length + reference.length];
+            System.arraycopy(record, 0, b, 0, at);
+            System.arraycopy(reference, 0, b, at, reference.length);
+            System.arraycopy(record, at + length, b, at + reference.length, record.length - at - length);
+            return b;
+        }
+
+        /** @return the store, with {@code served} read as other's record */
+        PersistentStore open(byte[] served) {
+            return new Kernel(new CommitFailureTest.FailingBackend(Backends.open(URI.create(uri))) {
                 @Override
                 public byte[] read(long id) {
                     return id == otherId ? served.clone() : super.read(id);
@@ -337,8 +330,28 @@ class SatellitesTest {
                     }
                     return records;
                 }
-            };
-            try (PersistentStore store = new Kernel(backend)) {
+            });
+        }
+    }
+
+    /**
+     * A reference to a satellite is written as its home's id and its index ({@link Tag#SATELLITE}),
+     * not as one long id (six or more bytes as a varlong); records that still hold the long
+     * form ({@link Tag#OBJECT}, what the encoder wrote before) read the same, and the collector
+     * follows both.
+     */
+    @Test
+    void aReferenceToASatelliteIsWrittenAsItsHomeAndIndexAndTheLongFormStillReads() {
+        for (boolean longForm : new boolean[] {false, true}) {
+            LeafReference r = LeafReference.make();
+            ByteOut whole = new ByteOut(16);
+            whole.writeByte(Tag.OBJECT);
+            whole.writeByte(r.record[r.at + 1]);
+            whole.writeVarLong(r.leafId);
+            byte[] oldForm = whole.toByteArray();
+            assertTrue(oldForm.length - r.length >= 4, oldForm.length + " bytes against " + r.length);
+            byte[] served = longForm ? r.with(oldForm) : r.record;
+            try (PersistentStore store = r.open(served)) {
                 Leaf leaf = (Leaf) store.fetch("other", Node.class).any();
                 assertEquals("leaf1", leaf.label());
                 assertSame(leaf, ((Leaf[]) store.fetch("home", Node.class).any())[1], "one leaf, however it is reached");
@@ -346,8 +359,30 @@ class SatellitesTest {
                 assertEquals(0, store.collectGarbage(), "the home holds other's leaf: nothing to collect");
                 assertEquals(2, store.statistics().objects());
             }
-            try (PersistentStore store = TestStores.open(uri)) {
+            try (PersistentStore store = TestStores.open(r.uri)) {
                 assertEquals("leaf1", ((Leaf) store.fetch("other", Node.class).any()).label());
+            }
+        }
+    }
+
+    /** A reference to a satellite index no home can hold, or to home 0, is a corrupt store; the collector deletes nothing. */
+    @Test
+    void aReferenceToASatelliteThatCannotExistIsACorruptStore() {
+        for (int[] homeAndIndex : new int[][] {{-1, Satellites.MAX + 1}, {-1, 0}, {0, 1}}) {
+            LeafReference r = LeafReference.make();
+            ByteOut bad = new ByteOut(16);
+            bad.writeByte(Tag.SATELLITE);
+            bad.writeByte(r.record[r.at + 1]);
+            bad.writeVarLong(homeAndIndex[0] < 0 ? r.homeId : homeAndIndex[0]);
+            bad.writeVarInt(homeAndIndex[1]);
+            try (PersistentStore store = r.open(r.with(bad.toByteArray()))) {
+                CorruptStoreException e = assertThrows(CorruptStoreException.class, () -> store.fetch("other", Node.class));
+                assertTrue(e.getMessage().contains("#" + r.otherId) && e.getMessage().contains("satellite " + homeAndIndex[1]),
+                        e.getMessage());
+                store.inTransaction(() -> store.unbind("home"));
+                long before = store.statistics().objects();
+                assertThrows(CorruptStoreException.class, store::collectGarbage);
+                assertEquals(before, store.statistics().objects(), "nothing deleted");
             }
         }
     }
