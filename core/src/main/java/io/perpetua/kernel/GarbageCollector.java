@@ -205,6 +205,11 @@ final class GarbageCollector {
                 in.readVarInt();
                 reach(Satellites.readReference(in));
             }
+            case Tag.LOCAL -> { // an object of the record being scanned, reached already
+                in.readByte();
+                in.readVarInt();
+                Satellites.readLocalReference(in, Satellites.home(scanning));
+            }
             case Tag.CONTAINER -> {
                 in.readByte();
                 reach(in.readVarLong());

@@ -442,7 +442,9 @@ public final class Kernel implements PersistentStore {
         }
         ByteIn in = new ByteIn(h.snapshot);
         ClassDescriptor d = classes.byId(in.readVarInt(), location, h.id());
-        Object copy = new RecordDecoder(classes, resolve, strings).reset(in, location, h.id()).container(d, x -> { });
+        // an embedded container's bytes were its owner's: their references are read as the owner's record's
+        long context = h.embedded ? h.ownerId : h.id();
+        Object copy = new RecordDecoder(classes, resolve, strings).reset(in, location, context).container(d, x -> { });
         RecordDecoder.restoreInto(c, copy);
         untouch(c);
         h.rememberContents(c);
@@ -501,7 +503,7 @@ public final class Kernel implements PersistentStore {
             }
         });
         try {
-            return !Arrays.equals(probe.container(c, h.descriptor.kind, PathNode.root("")), h.snapshot);
+            return !Arrays.equals(probe.container(c, h.descriptor.kind, PathNode.root(""), h.embedded ? h.ownerId : 0), h.snapshot);
         } catch (Changed | PersistentStoreException e) {
             return true;
         }
@@ -539,7 +541,7 @@ public final class Kernel implements PersistentStore {
         if (kind == null) {
             if (!RecordEncoder.isValue(object)) {
                 try { // let the encoder explain why
-                    new RecordEncoder(classes, null).container(object, Kind.VALUE, PathNode.root(label));
+                    new RecordEncoder(classes, null).container(object, Kind.VALUE, PathNode.root(label), 0);
                 } catch (NotPersistableException e) {
                     throw new NotPersistableException(e.className(), label, e.reason());
                 }
@@ -1557,7 +1559,7 @@ public final class Kernel implements PersistentStore {
                 ClassInfo info = checkStorable(p.getClass(), path);
                 writing = id;
                 writingHome = ph;
-                byte[] record = encoder.object(p, info, path, ph.lazy); // copies the arrays never decoded
+                byte[] record = encoder.object(p, info, path, ph.lazy, id); // copies the arrays never decoded
                 writingHome = null;
                 if (ph.embeds != null || !embedding.isEmpty()) {
                     embedOwners.add(ph);
@@ -1582,7 +1584,7 @@ public final class Kernel implements PersistentStore {
                 rewriteOwner(h.ownerId);
                 return;
             }
-            byte[] record = encoder.container(o, h.descriptor.kind, path);
+            byte[] record = encoder.container(o, h.descriptor.kind, path, h.embedded ? h.ownerId : 0);
             compared.add(o);
             comparedHandles.add(h);
             if (h.embedded) {
@@ -1702,7 +1704,7 @@ public final class Kernel implements PersistentStore {
                 if (o instanceof Persistent s && (filled != null || s.$perpetua$state() > 0)) {
                     PathNode path = PathNode.root(s.getClass(), sid);
                     writing = sid;
-                    byte[] bytes = encoder.object(s, checkStorable(s.getClass(), path), path, null); // a leaf: no array field
+                    byte[] bytes = encoder.object(s, checkStorable(s.getClass(), path), path, null, sid); // a leaf: no array field
                     written.add(s);
                     Satellites.writeSatellite(out, k, bytes, 0, bytes.length);
                 } else {
@@ -1885,7 +1887,12 @@ public final class Kernel implements PersistentStore {
                 containers.get(i).snapshot = snapshot(containers.get(i), snapshots.get(i));
             }
             for (int i = 0; i < embeds.size(); i++) {
-                embeds.get(i).snapshot = snapshot(embeds.get(i), embedBytes.get(i));
+                ContainerHandle h = embeds.get(i);
+                // one promoted later in this commit has its own record, whose bytes (set above)
+                // are its snapshot: the ones its former owner's record held refer as that record does
+                if (h.embedded) {
+                    h.snapshot = snapshot(h, embedBytes.get(i));
+                }
             }
             for (int i = 0; i < compared.size(); i++) {
                 Object c = compared.get(i);

@@ -270,12 +270,18 @@ final class RecordDecoder implements RecordReader {
             case Tag.NULL:
                 return null;
             case Tag.OBJECT:
-            case Tag.SATELLITE: {
+            case Tag.SATELLITE:
+            case Tag.LOCAL: {
                 ClassDescriptor d = classes.byId(in.readVarInt(), location, objectId);
                 if (d.kind != Kind.OBJECT) {
                     throw new ByteIn.MalformedRecord("an object reference names " + d + ", which is not a class");
                 }
-                return resolve.object(d, tag == Tag.OBJECT ? in.readVarLong() : Satellites.readReference(in));
+                long id = switch (tag) {
+                    case Tag.OBJECT -> in.readVarLong();
+                    case Tag.SATELLITE -> Satellites.readReference(in);
+                    default -> Satellites.readLocalReference(in, Satellites.home(objectId));
+                };
+                return resolve.object(d, id);
             }
             case Tag.CONTAINER:
                 return resolve.container(in.readVarLong());

@@ -94,6 +94,11 @@ final class RecordEncoder implements RecordWriter {
     private int depth;
     /** Set by {@link #writeObject} for the one value it writes: a field of a rewritten object. */
     private boolean directField;
+    /**
+     * The id of the home whose record is being written, or 0: references to it and to its
+     * satellites are written {@link Tag#LOCAL}.
+     */
+    private long home;
 
     RecordEncoder(ClassRegistry classes, Reach reach) {
         this.classes = classes;
@@ -103,10 +108,12 @@ final class RecordEncoder implements RecordWriter {
     /**
      * @param lazy the object's fields not decoded yet, whose stored values are copied as they
      *             are, or null
+     * @param id the object's id, which says what record holds it (a satellite's is its home's)
      * @return the record of a rewritten object: descriptor id, then its fields
      */
-    byte[] object(Persistent object, ClassInfo info, PathNode path, LazyFields lazy) {
+    byte[] object(Persistent object, ClassInfo info, PathNode path, LazyFields lazy, long id) {
         out.reset();
+        this.home = Satellites.home(id);
         this.path = path;
         this.info = info;
         this.lazy = lazy;
@@ -125,9 +132,15 @@ final class RecordEncoder implements RecordWriter {
         return out.toByteArray();
     }
 
-    /** @return the record of a container: descriptor id, then its body */
-    byte[] container(Object c, Kind kind, PathNode path) {
+    /**
+     * @param owner the id of the object whose record embeds the container, or 0 if the
+     *              container has a record of its own
+     * @return the record of a container (descriptor id, then its body), or its bytes as its
+     *         owner's record embeds them
+     */
+    byte[] container(Object c, Kind kind, PathNode path, long owner) {
         out.reset();
+        this.home = Satellites.home(owner);
         this.path = path;
         this.info = null;
         containerInto(c, kind);
@@ -347,7 +360,11 @@ final class RecordEncoder implements RecordWriter {
         if (v instanceof Persistent p) {
             long id = reach.object(p, path, field, index);
             int descriptor = classes.info(p.getClass()).descriptor.id;
-            if (Satellites.isSatellite(id)) {
+            if (home != 0 && Satellites.home(id) == home) {
+                out.writeByte(Tag.LOCAL);
+                out.writeVarInt(descriptor);
+                out.writeVarInt(Satellites.index(id));
+            } else if (Satellites.isSatellite(id)) {
                 out.writeByte(Tag.SATELLITE);
                 out.writeVarInt(descriptor);
                 out.writeVarLong(Satellites.home(id));

@@ -65,6 +65,20 @@ final class Satellites {
     }
 
     /**
+     * Reads the rest of a {@link Tag#LOCAL} reference, found in the record of {@code home}.
+     *
+     * @return the id of the object it refers to: the home, or one of its satellites
+     * @throws ByteIn.MalformedRecord if the index is out of range
+     */
+    static long readLocalReference(ByteIn in, long home) {
+        int k = in.readVarInt();
+        if (k < 0 || k > MAX) {
+            throw new ByteIn.MalformedRecord("a reference to satellite " + k + " of its own record");
+        }
+        return k == 0 ? home : id(home, k);
+    }
+
+    /**
      * Reads the rest of a {@link Tag#SATELLITE} reference: its home's id and its index.
      *
      * @return the satellite's id

@@ -68,6 +68,15 @@ final class Tag {
      * with tag 1 are still read.
      */
     static final int SATELLITE = 42;
+    /**
+     * A rewritten object held in the record this reference is in: varint descriptor id, varint
+     * index, 0 for the record's own object (its home) or {@code k} for its satellite {@code k}.
+     * Which record that is, a decoder knows from the id it reads: an OO1 part's references to
+     * its own connections, and each connection's to its part, take three bytes so. Written in
+     * the records of objects and satellites and in the containers embedded in them (whose
+     * snapshots are read back with their owner's id), never in a container's own record.
+     */
+    static final int LOCAL = 43;
 
     private Tag() {
     }

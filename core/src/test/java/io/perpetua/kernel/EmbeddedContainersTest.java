@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
+import java.util.LinkedList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -38,6 +39,47 @@ class EmbeddedContainersTest {
             assertEquals(1, store.statistics().recordsRead());
             assertEquals("b", kids.get(1).name());
             assertEquals(2, store.statistics().recordsRead());
+        }
+    }
+
+    /**
+     * A list embedded in x's record refers to x as that record does (by its index in the record,
+     * {@link Tag#LOCAL}). Promoted to a record of its own later in the commit that wrote x, it
+     * is remembered as its own record holds it: an abort then puts back nothing, and a commit
+     * that finds it as it was writes nothing.
+     */
+    @Test
+    void aListPromotedLaterInTheCommitThatWroteItsOwnerIsRememberedAsItsOwnRecordHoldsIt() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node x = new Node("x");
+                x.any(new LinkedList<>(List.of(x)));
+                store.persist(x, "x");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node x = store.fetch("x", Node.class);
+            @SuppressWarnings("unchecked")
+            LinkedList<Object> list = (LinkedList<Object>) x.any();
+            store.inTransaction(() -> {
+                x.value(1); // written first, the list in its record
+                Node y = new Node("y");
+                y.any(list); // then, reached from x, the list's second referrer
+                x.next(y);
+            });
+            store.beginTransaction();
+            store.abortTransaction();
+            assertEquals(1, list.size());
+            assertSame(x, list.get(0));
+            long written = store.statistics().recordsWritten();
+            store.inTransaction(() -> list.set(0, x));
+            assertEquals(written, store.statistics().recordsWritten(), "the list is as its record holds it");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node x = store.fetch("x", Node.class);
+            assertSame(x.any(), x.next().any());
+            assertSame(x, ((List<?>) x.any()).get(0));
         }
     }
 

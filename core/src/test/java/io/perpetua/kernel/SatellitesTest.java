@@ -387,6 +387,80 @@ class SatellitesTest {
         }
     }
 
+    /**
+     * A home's record refers to its own satellites, and a satellite to its home, by index in the
+     * record ({@link Tag#LOCAL}); so do the bytes of a list embedded in the home, which the
+     * kernel keeps to find changes made in place and to put the list back on abort: both read
+     * them as the home's.
+     */
+    @Test
+    void anEmbeddedListOfLeavesRefersToThemByIndexAndComesBackWhole() {
+        String uri = TestStores.newUri();
+        long homeId;
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node created = new Node("home");
+            store.inTransaction(() -> {
+                Leaf a = new Leaf("a", 1);
+                a.peer(created);
+                created.any(new ArrayList<>(List.of(a, new Leaf("b", 2))));
+                store.persist(created, "home");
+            });
+            homeId = ((Handle) created.$perpetua$handle).id();
+        }
+        byte[] record;
+        try (var backend = Backends.open(URI.create(uri))) {
+            record = backend.read(homeId);
+        }
+        byte leafClass = record[Satellites.entry(record, 1).from()]; // a satellite's body starts with its class
+        int body = Satellites.bodyEnd(record);
+        for (int k = 1; k <= 2; k++) {
+            byte[] local = {Tag.LOCAL, leafClass, (byte) k};
+            assertTrue(indexOf(record, 0, body, local) >= 0, "the list's reference to leaf " + k + ", by index");
+        }
+        byte[] toHome = {Tag.LOCAL, record[0], 0};
+        assertTrue(indexOf(record, body, record.length, toHome) >= 0, "a leaf's reference to its home, by index");
+
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node home = store.fetch("home", Node.class);
+            @SuppressWarnings("unchecked")
+            List<Leaf> list = (List<Leaf>) home.any();
+            Leaf a = list.get(0);
+            Leaf b = list.get(1);
+            assertEquals(Satellites.id(homeId, 1), ((Handle) a.$perpetua$handle).id());
+            assertSame(home, a.peer());
+
+            store.beginTransaction();
+            list.remove(0);
+            list.add(new Leaf("c", 3));
+            store.abortTransaction();
+            assertEquals(2, list.size());
+            assertSame(a, list.get(0));
+            assertSame(b, list.get(1));
+            assertEquals("a", a.label());
+
+            long written = store.statistics().recordsWritten();
+            store.inTransaction(() -> list.set(0, a)); // touched, not changed
+            assertEquals(written, store.statistics().recordsWritten(), "the list is what it was: nothing to write");
+            store.inTransaction(() -> list.set(0, b));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            @SuppressWarnings("unchecked")
+            List<Leaf> list = (List<Leaf>) store.fetch("home", Node.class).any();
+            assertEquals("b", list.get(0).label());
+            assertSame(list.get(0), list.get(1));
+        }
+    }
+
+    /** @return where {@code part} first occurs in {@code whole[from, to)}, or -1 */
+    private static int indexOf(byte[] whole, int from, int to, byte[] part) {
+        for (int i = from; i + part.length <= to; i++) {
+            if (Arrays.equals(whole, i, i + part.length, part, 0, part.length)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     @Test
     void anAbortedChangeToALeafIsReadAgainFromItsHome() {
         String uri = homeWithLeaves(2);
