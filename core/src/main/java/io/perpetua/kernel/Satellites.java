@@ -18,8 +18,9 @@ package io.perpetua.kernel;
  * Satellite {@code k} (1, 2, ...) of home {@code h} has id {@code k << SHIFT | h}: the id alone
  * says which record holds the object, so references, names and fault-ins need nothing more.
  * Homes' ids stay below {@code 1 << SHIFT}. A satellite stays in its home's record for good. A
- * record refers to a satellite by its home's id and {@code k} ({@link Tag#SATELLITE}): as one
- * varlong, an id above {@code 1 << SHIFT} takes six or seven bytes.
+ * record refers to a satellite by its home's id and {@code k} ({@link Tag#SATELLITE}), and to
+ * its own object or one of its own satellites by {@code k} alone ({@link Tag#LOCAL}, 0 for the
+ * home): as one varlong, an id above {@code 1 << SHIFT} takes six or seven bytes.
  *
  * <h2>Fault-in</h2>
  * Filling a home leaves its satellites hollow; a satellite's first touch fills it from its
