@@ -365,15 +365,21 @@ class SatellitesTest {
         }
     }
 
-    /** A reference to a satellite index no home can hold, or to home 0, is a corrupt store; the collector deletes nothing. */
+    /**
+     * A reference to a satellite index no home can hold, or to home 0, is a corrupt store; so is
+     * one to such an index of the record's own home. The collector deletes nothing.
+     */
     @Test
     void aReferenceToASatelliteThatCannotExistIsACorruptStore() {
-        for (int[] homeAndIndex : new int[][] {{-1, Satellites.MAX + 1}, {-1, 0}, {0, 1}}) {
+        // home (-1: the leaf's home, -2: a reference local to the record), index
+        for (int[] homeAndIndex : new int[][] {{-1, Satellites.MAX + 1}, {-1, 0}, {0, 1}, {-2, Satellites.MAX + 1}}) {
             LeafReference r = LeafReference.make();
             ByteOut bad = new ByteOut(16);
-            bad.writeByte(Tag.SATELLITE);
+            bad.writeByte(homeAndIndex[0] == -2 ? Tag.LOCAL : Tag.SATELLITE);
             bad.writeByte(r.record[r.at + 1]);
-            bad.writeVarLong(homeAndIndex[0] < 0 ? r.homeId : homeAndIndex[0]);
+            if (homeAndIndex[0] != -2) {
+                bad.writeVarLong(homeAndIndex[0] == -1 ? r.homeId : homeAndIndex[0]);
+            }
             bad.writeVarInt(homeAndIndex[1]);
             try (PersistentStore store = r.open(r.with(bad.toByteArray()))) {
                 CorruptStoreException e = assertThrows(CorruptStoreException.class, () -> store.fetch("other", Node.class));
