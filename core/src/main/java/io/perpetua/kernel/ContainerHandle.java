@@ -87,6 +87,15 @@ final class ContainerHandle extends Handle {
     }
 
     /**
+     * @return the id of the object whose record holds this container's bytes while it is
+     *         embedded, or 0 when it has a record of its own: how its bytes are encoded (see
+     *         {@link Tag#LOCAL})
+     */
+    long holder() {
+        return embedded ? ownerId : 0;
+    }
+
+    /**
      * @return false if the container can never change in place, so that no commit need compare
      *         it: an empty array, an immutable collection, a value. Needs {@link #descriptor}.
      */

@@ -503,7 +503,7 @@ public final class Kernel implements PersistentStore {
             }
         });
         try {
-            return !Arrays.equals(probe.container(c, h.descriptor.kind, PathNode.root(""), h.embedded ? h.ownerId : 0), h.snapshot);
+            return !Arrays.equals(probe.container(c, h.descriptor.kind, PathNode.root(""), h.holder()), h.snapshot);
         } catch (Changed | PersistentStoreException e) {
             return true;
         }
@@ -1584,7 +1584,7 @@ public final class Kernel implements PersistentStore {
                 rewriteOwner(h.ownerId);
                 return;
             }
-            byte[] record = encoder.container(o, h.descriptor.kind, path, h.embedded ? h.ownerId : 0);
+            byte[] record = encoder.container(o, h.descriptor.kind, path, h.holder());
             compared.add(o);
             comparedHandles.add(h);
             if (h.embedded) {

@@ -63,9 +63,9 @@ final class Tag {
      * A rewritten object stored as a {@link Satellites satellite}: varint descriptor id, varlong
      * id of its home, varint index in the home: {@link #OBJECT} with the id split, because an id
      * of {@code k << 40 | home} takes six or seven bytes as one varlong, and a home below
-     * {@code 2^21} and {@code k} four (an OO1 part's record holds about six such references: its
-     * records are 11% smaller so). What the encoder writes since 0.1; satellites referred to
-     * with tag 1 are still read.
+     * {@code 2^21} and {@code k} four (with this tag alone, OO1's records were 11% smaller; a
+     * part's record holds about three such references, to its incoming connections). What the
+     * encoder writes since 0.1; satellites referred to with tag 1 are still read.
      */
     static final int SATELLITE = 42;
     /**
