@@ -1090,9 +1090,9 @@ final class RocksDbBackend implements Backend {
             Throwable failure = null;
             if (fatal == null) {
                 try {
-                    if (!sync) {
-                        db.syncWal();
-                    }
+                    // Also with sync on: the last write may be an id reservation, which is not
+                    // synced, and the marker must not claim a write the disk may not hold.
+                    db.syncWal();
                     // Everything up to here is durable: record how far the store got.
                     writeMarkerFile(db.getLatestSequenceNumber());
                 } catch (RocksDBException | RuntimeException e) {

@@ -31,8 +31,9 @@ import java.util.Map;
  * operating system and a power cut. With {@code false}, commits are much faster; a commit that
  * returned still survives a crash of the process (the log is in the operating system's hands),
  * but the last commits may be lost if the machine itself stops; they are lost whole, never in
- * part, and never out of order. Closing the store syncs it. Id reservations are synced in
- * both modes.</dd>
+ * part, and never out of order. Closing the store syncs it. An id reservation survives the
+ * death of the process at once, and a crash of the machine with the first commit that uses its
+ * ids, in both modes.</dd>
  * </dl>
  * Unknown options are rejected with {@link IllegalArgumentException}, e.g.
  * {@code rocksdb:/data/shop?sync=false}.

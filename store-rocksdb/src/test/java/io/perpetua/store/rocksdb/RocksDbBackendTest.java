@@ -635,6 +635,26 @@ class RocksDbBackendTest {
     }
 
     @Test
+    void aReservationSurvivesTheKillOfTheProcessThatMadeIt(@TempDir Path tmp) throws Exception {
+        Path dir = tmp.resolve("store");
+        // More ids than the first reservation chunk, and a commit that holds the last of them
+        // only as a name's target: no record tells a reopen how far ids went, only the
+        // reservation, which must have survived the SIGKILL.
+        long last;
+        try (ForkedJvm child = ForkedJvm.start(tmp.resolve("child-tmp"), IdReserver.class,
+                uri(dir, "").toString(), "5000")) {
+            String line = child.awaitLine("COMMITTED ", 2, TimeUnit.MINUTES);
+            last = Long.parseLong(line.substring("COMMITTED ".length()));
+            child.kill();
+        }
+        try (Backend backend = open(dir)) {
+            assertEquals(last, backend.lookup("last"));
+            long next = backend.allocateIds(1);
+            assertTrue(next > last, "after SIGKILL the reopened store handed out id " + next + "; the killed process had committed a name bound to " + last);
+        }
+    }
+
+    @Test
     void namesThatAreNotValidUnicodeAreRejected(@TempDir Path dir) {
         try (Backend backend = open(dir)) {
             long id = backend.allocateIds(1);
