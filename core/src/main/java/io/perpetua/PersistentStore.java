@@ -80,6 +80,8 @@ public interface PersistentStore extends AutoCloseable {
      * @return the open store, owned by the caller
      * @throws StoreLockedException if another process has the store open
      * @throws CorruptStoreException if the directory holds something that is not a store
+     * @throws UnsupportedStoreFormatException if a newer version of Perpetua wrote the store in
+     *         a record format this version cannot read
      * @throws PersistentStoreException if the declared renames cannot be read or contradict
      *         each other
      */
@@ -95,6 +97,12 @@ public interface PersistentStore extends AutoCloseable {
      *
      * @param uriOrPath a store URI or a directory path
      * @return the open store, owned by the caller
+     * @throws StoreLockedException if another process has the store open
+     * @throws CorruptStoreException if the location holds something that is not a store
+     * @throws UnsupportedStoreFormatException if a newer version of Perpetua wrote the store in
+     *         a record format this version cannot read
+     * @throws PersistentStoreException if no backend on the class path serves the URI's scheme
+     * @throws IllegalArgumentException if an option is unknown or malformed
      */
     static PersistentStore open(String uriOrPath) {
         return new Kernel(Backends.open(uriOrPath));
@@ -105,6 +113,7 @@ public interface PersistentStore extends AutoCloseable {
      *
      * @param uri the store's URI
      * @return the open store, owned by the caller
+     * @throws PersistentStoreException as {@link #open(String)} throws, and for the same reasons
      */
     static PersistentStore open(URI uri) {
         return new Kernel(Backends.open(uri));

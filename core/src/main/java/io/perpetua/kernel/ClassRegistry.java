@@ -3,6 +3,7 @@ package io.perpetua.kernel;
 import io.perpetua.CorruptStoreException;
 import io.perpetua.IncompatibleClassChangeException;
 import io.perpetua.NotPersistableException;
+import io.perpetua.UnsupportedStoreFormatException;
 import io.perpetua.runtime.HollowFactory;
 import io.perpetua.runtime.Persistent;
 import io.perpetua.runtime.PersistentClasses;
@@ -62,16 +63,39 @@ final class ClassRegistry {
     private final ClassLoader loader;
     private final ClassRenames renames;
     private int maxId;
+    /** The store's {@link RecordFormat}, as stored. */
+    private int storedFormat = RecordFormat.UNMARKED;
+    /** The descriptor id of the format entry the next commit writes, or 0 before one is chosen. */
+    private int formatEntryId;
 
     /**
      * @throws CorruptStoreException if a stored descriptor cannot be read
+     * @throws UnsupportedStoreFormatException if the store is in a {@link RecordFormat} newer
+     *         than this version reads
      * @throws io.perpetua.PersistentStoreException if the renamed classes {@code loader} declares
      *         cannot be read or contradict each other (see {@link ClassRenames})
      */
     ClassRegistry(Map<Integer, byte[]> stored, ClassLoader loader, String location) {
+        // the format first: a newer store is refused as such, not for a descriptor it cannot read
+        for (Map.Entry<Integer, byte[]> e : stored.entrySet()) {
+            if (RecordFormat.isEntry(e.getValue())) {
+                try {
+                    storedFormat = Math.max(storedFormat, RecordFormat.decode(e.getValue()));
+                } catch (ByteIn.MalformedRecord m) {
+                    throw new CorruptStoreException(location + ", class descriptor #" + e.getKey(), m.getMessage(), null);
+                }
+                maxId = Math.max(maxId, e.getKey());
+            }
+        }
+        if (storedFormat > RecordFormat.CURRENT) {
+            throw new UnsupportedStoreFormatException(location, storedFormat, RecordFormat.CURRENT);
+        }
         this.loader = loader;
         this.renames = ClassRenames.declaredTo(loader);
         for (Map.Entry<Integer, byte[]> e : stored.entrySet()) {
+            if (RecordFormat.isEntry(e.getValue())) {
+                continue;
+            }
             ClassDescriptor d;
             try {
                 d = ClassDescriptor.decode(e.getKey(), e.getValue());
@@ -144,9 +168,27 @@ final class ClassRegistry {
         return unwritten;
     }
 
-    /** Called after a commit that wrote {@link #unwritten()} succeeded. */
+    /**
+     * @return the descriptor id under which the next commit that writes anything must store
+     *         the {@link RecordFormat} entry, or 0 if the store holds the current format's
+     */
+    int formatEntryToWrite() {
+        if (storedFormat == RecordFormat.CURRENT) {
+            return 0;
+        }
+        if (formatEntryId == 0) {
+            formatEntryId = ++maxId;
+        }
+        return formatEntryId;
+    }
+
+    /** Called after a commit that wrote {@link #unwritten()} and {@link #formatEntryToWrite()} succeeded. */
     void markWritten() {
         unwritten.clear();
+        if (formatEntryId != 0) {
+            storedFormat = RecordFormat.CURRENT;
+            formatEntryId = 0;
+        }
     }
 
     /**

@@ -1498,6 +1498,10 @@ public final class Kernel implements PersistentStore {
                 for (ClassDescriptor d : classes.unwritten()) {
                     writes.classDescriptor(d.id, d.encode());
                 }
+                int format = classes.formatEntryToWrite();
+                if (format != 0) {
+                    writes.classDescriptor(format, RecordFormat.encodeCurrent());
+                }
             }
             return writes;
         }

@@ -4,6 +4,10 @@ import io.perpetua.PersistentStore;
 import io.perpetua.StoreLockedException;
 import io.perpetua.StoreNotEmptyException;
 import io.perpetua.StoreStatistics;
+import io.perpetua.UnsupportedStoreFormatException;
+import io.perpetua.spi.Backend;
+import io.perpetua.spi.Backends;
+import io.perpetua.spi.WriteSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,12 +17,36 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The public API on the embedded default: {@code PersistentStore.open(path)} is this backend. */
 class PersistentStoreOnRocksDbTest {
+
+    @Test
+    void aStoreWrittenInANewerRecordFormatIsRefusedUnchangedAndStaysUsable(@TempDir Path tmp) {
+        Path dir = tmp.resolve("newer.db");
+        try (PersistentStore store = PersistentStore.open(dir)) {
+            store.inTransaction(() -> store.persist(new ArrayList<>(List.of("tea")), "orders"));
+        }
+        // What a newer Perpetua would add: a format entry (0, format) naming a format above ours.
+        int entry;
+        try (Backend backend = Backends.open(dir)) {
+            entry = backend.classDescriptors().keySet().stream().mapToInt(Integer::intValue).max().orElse(0) + 1;
+            backend.commit(new WriteSet().classDescriptor(entry, new byte[] {0, 99}));
+        }
+        UnsupportedStoreFormatException e = assertThrows(UnsupportedStoreFormatException.class,
+                () -> PersistentStore.open(dir));
+        assertEquals(99, e.storeFormat());
+        assertTrue(e.getMessage().contains("record format 99") && e.getMessage().contains(dir.toString()), e.getMessage());
+        // closed again (not locked), and nothing changed
+        try (Backend backend = Backends.open(dir)) {
+            assertArrayEquals(new byte[] {0, 99}, backend.classDescriptors().get(entry));
+            assertEquals(1, backend.names().size());
+        }
+    }
 
     @Test
     void aBarePathOpensARocksDbStoreThatKeepsObjectsAcrossReopen(@TempDir Path tmp) {

@@ -1,0 +1,55 @@
+package io.perpetua.kernel;
+
+/**
+ * The version of the record format, stored with the class descriptors so that a version of
+ * Perpetua that cannot read a store says so when the store is opened, not with a "corrupt
+ * record" on the first object it cannot decode.
+ *
+ * <ul>
+ *   <li>1: references to objects by id (tag 1). A store with no format entry is in format 1.</li>
+ *   <li>2: also references to satellites by home and index ({@link Tag#SATELLITE}) and within
+ *       the record ({@link Tag#LOCAL}). Format 2 reads format 1 records.</li>
+ * </ul>
+ *
+ * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes
+ * start with a 0 where a descriptor starts with its own version (1): {@code varint 0, varint
+ * format}. A version of Perpetua from before the entry reports it as a class descriptor in an
+ * unknown format. The first commit that writes anything to a store without the current format's
+ * entry adds one: a store is never marked newer than what it may hold, nor left older. Stateless.
+ */
+final class RecordFormat {
+    /** The format this version writes, and the newest it reads. */
+    static final int CURRENT = 2;
+    /** The format of a store that holds no format entry. */
+    static final int UNMARKED = 1;
+    /** What a format entry's bytes start with; a class descriptor starts with its version, 1. */
+    private static final int ENTRY = 0;
+
+    private RecordFormat() {
+    }
+
+    /** @return true if a descriptor entry's bytes are a format entry, not a class descriptor */
+    static boolean isEntry(byte[] bytes) {
+        return bytes.length > 0 && bytes[0] == ENTRY;
+    }
+
+    /** @return the format a format entry names */
+    static int decode(byte[] bytes) {
+        ByteIn in = new ByteIn(bytes);
+        in.readVarInt();
+        int format = in.readVarInt();
+        if (format < 1 || !in.atEnd()) {
+            throw new ByteIn.MalformedRecord("a record format entry names format " + format
+                    + (in.atEnd() ? "" : " and has bytes after it"));
+        }
+        return format;
+    }
+
+    /** @return the bytes of the entry for {@link #CURRENT} */
+    static byte[] encodeCurrent() {
+        ByteOut out = new ByteOut(4);
+        out.writeVarInt(ENTRY);
+        out.writeVarInt(CURRENT);
+        return out.toByteArray();
+    }
+}
