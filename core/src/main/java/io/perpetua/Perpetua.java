@@ -24,8 +24,11 @@ public final class Perpetua {
     }
 
     /**
-     * Makes an object persistent in the current store and binds a name to it at commit.
+     * Makes an object persistent in the current store and binds a name to it at commit. An
+     * object already persistent in an open store is persisted in that store.
      *
+     * @param object a persistent-capable object or another storable value with identity
+     * @param name the name
      * @throws NoCurrentStoreException if no store can be chosen
      * @throws TransactionStateException if the store has no active transaction
      */
@@ -33,7 +36,14 @@ public final class Perpetua {
         storeFor(object).persist(object, name);
     }
 
-    /** Makes an object persistent in the current store, without a name. */
+    /**
+     * Makes an object persistent in the current store, without a name; an object already
+     * persistent in an open store is persisted in that store.
+     *
+     * @param object a persistent-capable object or another storable value with identity
+     * @throws NoCurrentStoreException if no store can be chosen
+     * @throws TransactionStateException if the store has no active transaction
+     */
     public static void persist(Object object) {
         storeFor(object).persist(object);
     }
@@ -41,6 +51,10 @@ public final class Perpetua {
     /**
      * Fetches the object bound to a name in the current store.
      *
+     * @param <T> the type asked for
+     * @param name a bound name
+     * @param type the class the object must be an instance of
+     * @return the object, as {@link PersistentStore#fetch(String)} returns it
      * @throws NoCurrentStoreException if no store can be chosen
      * @throws UnknownPersistentName if the name is not bound there
      * @throws UnexpectedTypeException if the object is not a {@code type}

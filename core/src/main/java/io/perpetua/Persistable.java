@@ -14,6 +14,7 @@ public interface Persistable {
     /**
      * Makes this object persistent and binds a name to it at the next commit.
      *
+     * @param name the name
      * @see Perpetua#persist(Object, String)
      */
     default void persist(String name) {

@@ -171,6 +171,7 @@ public interface PersistentStore extends AutoCloseable {
     /**
      * Runs a block in a transaction and returns its result; see {@link #inTransaction(Runnable)}.
      *
+     * @param <T> the block's result type
      * @param block what to run, not null; may return null
      * @return what the block returned
      */
@@ -192,7 +193,10 @@ public interface PersistentStore extends AutoCloseable {
      * Makes an object persistent without a name: it is written at commit and keeps its
      * identity in this store.
      *
+     * @param object a persistent-capable object (of a rewritten class) or any other storable
+     *               value with identity (an array, a collection)
      * @throws TransactionStateException if no transaction is active
+     * @throws NotPersistableException if the object's class cannot be stored
      */
     void persist(Object object);
 
@@ -202,6 +206,9 @@ public interface PersistentStore extends AutoCloseable {
      * one: fields added read as their default, removed ones are dropped, and widened, boxed,
      * moved or declared-renamed ones keep their value (see {@link IncompatibleClassChangeException}).
      *
+     * @param name a bound name
+     * @return the object, resident in this store from now on (one Java object per stored
+     *         object: fetching it again, or reaching it another way, returns the same one)
      * @throws UnknownPersistentName if the name is not bound
      * @throws IncompatibleClassChangeException if the object's class changed so that what is
      *         stored cannot be read (touching a hollow object may throw it too)
@@ -211,6 +218,10 @@ public interface PersistentStore extends AutoCloseable {
     /**
      * Returns the object bound to a name, checked against a type.
      *
+     * @param <T> the type asked for
+     * @param name a bound name
+     * @param type the class the object must be an instance of
+     * @return the object, as {@link #fetch(String)} returns it
      * @throws UnknownPersistentName if the name is not bound
      * @throws UnexpectedTypeException if the object is not an instance of {@code type}
      */
@@ -239,12 +250,16 @@ public interface PersistentStore extends AutoCloseable {
     /**
      * Removes a name's binding at commit. The object itself stays stored.
      *
+     * @param name a bound name
      * @throws UnknownPersistentName if the name is not bound
      * @throws TransactionStateException if no transaction is active
      */
     void unbind(String name);
 
-    /** @return true if the name is bound (counting this transaction's binds and unbinds) */
+    /**
+     * @param name a name
+     * @return true if the name is bound (counting this transaction's binds and unbinds)
+     */
     boolean isBound(String name);
 
     /** @return the bound names in sorted order, counting this transaction's binds and unbinds */

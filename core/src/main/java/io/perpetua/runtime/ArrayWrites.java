@@ -66,7 +66,11 @@ public final class ArrayWrites {
 
     /** What an open store receives from the log. Called under the log's lock: must not block. */
     public interface Sink {
-        /** @param arrays arrays written since the last hand-over, {@code [0, count)}, possibly repeated */
+        /**
+         * @param arrays arrays written since the last hand-over, {@code [0, count)}, possibly
+         *               repeated; the log's own buffer, valid during the call only
+         * @param count how many of them
+         */
         void written(Object[] arrays, int count);
 
         /** @param array an array that code the agent does not rewrite may write from now on */
@@ -78,14 +82,22 @@ public final class ArrayWrites {
         return TRACKED.equals(System.getProperty(PROPERTY));
     }
 
-    /** Registers an open store's sink; it receives what is logged from now on. */
+    /**
+     * Registers an open store's sink; it receives what is logged from now on.
+     *
+     * @param sink the store's sink, not null
+     */
     public static void register(Sink sink) {
         synchronized (LOCK) {
             SINKS.add(sink);
         }
     }
 
-    /** Removes a sink (its store closed). */
+    /**
+     * Removes a sink (its store closed).
+     *
+     * @param sink a sink given to {@link #register}
+     */
     public static void unregister(Sink sink) {
         synchronized (LOCK) {
             SINKS.remove(sink);
@@ -99,7 +111,10 @@ public final class ArrayWrites {
         }
     }
 
-    /** @return whether {@code array} escaped to code the agent does not rewrite at some time */
+    /**
+     * @param array an array
+     * @return whether {@code array} escaped to code the agent does not rewrite at some time
+     */
     public static boolean escaped(Object array) {
         synchronized (LOCK) {
             return ESCAPED.containsKey(array);
@@ -122,7 +137,11 @@ public final class ArrayWrites {
 
     // ---- called by rewritten code ----
 
-    /** Logs that {@code array} is about to be written by rewritten code; null is ignored. */
+    /**
+     * Logs that {@code array} is about to be written by rewritten code; null is ignored.
+     *
+     * @param array an array, or null
+     */
     public static void written(Object array) {
         if (array == null) {
             return;
@@ -145,6 +164,8 @@ public final class ArrayWrites {
     /**
      * Logs that {@code array}, if it is one, was handed to or by a JDK method that may keep it
      * and write it later: from now on every commit compares it. Null and non-arrays are ignored.
+     *
+     * @param array any value, or null
      */
     public static void escape(Object array) {
         if (array == null || array == lastEscaped || !array.getClass().isArray()) {
@@ -158,7 +179,16 @@ public final class ArrayWrites {
         }
     }
 
-    /** {@code System.arraycopy}, with its destination logged as written. */
+    /**
+     * {@code System.arraycopy}, with its destination logged as written; the parameters are
+     * {@code System.arraycopy}'s, and so are the exceptions.
+     *
+     * @param src the source array
+     * @param srcPos where in it to start
+     * @param dest the destination array
+     * @param destPos where in it to start
+     * @param length how many elements
+     */
     public static void arraycopy(Object src, int srcPos, Object dest, int destPos, int length) {
         if (dest != lastWritten) {
             written(dest);
@@ -166,7 +196,13 @@ public final class ArrayWrites {
         System.arraycopy(src, srcPos, dest, destPos, length);
     }
 
-    /** {@code a[i] = v} on an {@code Object[]} of any element type. */
+    /**
+     * {@code a[i] = v} on an {@code Object[]} of any element type.
+     *
+     * @param a the array
+     * @param i the index
+     * @param v the value
+     */
     public static void aastore(Object[] a, int i, Object v) {
         if (a != lastWritten) {
             written(a);
@@ -174,7 +210,13 @@ public final class ArrayWrites {
         a[i] = v;
     }
 
-    /** {@code a[i] = v} on a {@code byte[]} or a {@code boolean[]} (one bytecode serves both). */
+    /**
+     * {@code a[i] = v} on a {@code byte[]} or a {@code boolean[]} (one bytecode serves both).
+     *
+     * @param a the array
+     * @param i the index
+     * @param v the value, as on the operand stack
+     */
     public static void bastore(Object a, int i, int v) {
         if (a != lastWritten) {
             written(a);
@@ -186,7 +228,14 @@ public final class ArrayWrites {
         }
     }
 
-    /** {@code a[i] = v}; {@code v} is an int, as on the operand stack, and is truncated as {@code castore} does. */
+    /**
+     * {@code a[i] = v}; {@code v} is an int, as on the operand stack, and is truncated as
+     * {@code castore} does.
+     *
+     * @param a the array
+     * @param i the index
+     * @param v the value
+     */
     public static void castore(char[] a, int i, int v) {
         if (a != lastWritten) {
             written(a);
@@ -194,7 +243,13 @@ public final class ArrayWrites {
         a[i] = (char) v;
     }
 
-    /** {@code a[i] = v}; {@code v} is truncated as {@code sastore} does. */
+    /**
+     * {@code a[i] = v}; {@code v} is truncated as {@code sastore} does.
+     *
+     * @param a the array
+     * @param i the index
+     * @param v the value
+     */
     public static void sastore(short[] a, int i, int v) {
         if (a != lastWritten) {
             written(a);
@@ -202,6 +257,13 @@ public final class ArrayWrites {
         a[i] = (short) v;
     }
 
+    /**
+     * {@code a[i] = v} on a {@code int[]}.
+     *
+     * @param a the array
+     * @param i the index
+     * @param v the value
+     */
     public static void iastore(int[] a, int i, int v) {
         if (a != lastWritten) {
             written(a);
@@ -209,6 +271,13 @@ public final class ArrayWrites {
         a[i] = v;
     }
 
+    /**
+     * {@code a[i] = v} on a {@code long[]}.
+     *
+     * @param a the array
+     * @param i the index
+     * @param v the value
+     */
     public static void lastore(long[] a, int i, long v) {
         if (a != lastWritten) {
             written(a);
@@ -216,6 +285,13 @@ public final class ArrayWrites {
         a[i] = v;
     }
 
+    /**
+     * {@code a[i] = v} on a {@code float[]}.
+     *
+     * @param a the array
+     * @param i the index
+     * @param v the value
+     */
     public static void fastore(float[] a, int i, float v) {
         if (a != lastWritten) {
             written(a);
@@ -223,6 +299,13 @@ public final class ArrayWrites {
         a[i] = v;
     }
 
+    /**
+     * {@code a[i] = v} on a {@code double[]}.
+     *
+     * @param a the array
+     * @param i the index
+     * @param v the value
+     */
     public static void dastore(double[] a, int i, double v) {
         if (a != lastWritten) {
             written(a);

@@ -26,15 +26,26 @@ public abstract class ObjectHandle extends WeakReference<Object> {
         return id;
     }
 
-    /** Fills a hollow object; does nothing if another thread filled it first. */
+    /**
+     * Fills a hollow object; does nothing if another thread filled it first.
+     *
+     * @param object this handle's object
+     */
     protected abstract void load(Persistent object);
 
-    /** Makes the object resident (if hollow) and marks it dirty. */
+    /**
+     * Makes the object resident (if hollow) and marks it dirty.
+     *
+     * @param object this handle's object
+     */
     protected abstract void beforeWrite(Persistent object);
 
     /**
      * Decodes the array field whose lazy marker is {@code marker} into the object; does nothing
      * if that field was decoded already (by another thread, say).
+     *
+     * @param object this handle's object
+     * @param marker the lazy marker the field's getter found
      */
     protected abstract void materialize(Persistent object, Object marker);
 }

@@ -20,7 +20,10 @@ public final class ObjectState {
     private ObjectState() {
     }
 
-    /** @return the state's name, for messages */
+    /**
+     * @param state one of this class's constants
+     * @return the state's name, for messages
+     */
     public static String name(byte state) {
         return switch (state) {
             case TRANSIENT -> "transient";

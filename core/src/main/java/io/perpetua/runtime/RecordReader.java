@@ -7,20 +7,28 @@ package io.perpetua.runtime;
  * adapts: added fields read as their default value, removed ones are skipped.
  */
 public interface RecordReader {
+    /** @return the next field, a {@code boolean} */
     boolean readBoolean();
 
+    /** @return the next field, a {@code byte} */
     byte readByte();
 
+    /** @return the next field, a {@code char} */
     char readChar();
 
+    /** @return the next field, a {@code short} */
     short readShort();
 
+    /** @return the next field, a {@code int} */
     int readInt();
 
+    /** @return the next field, a {@code long} */
     long readLong();
 
+    /** @return the next field, a {@code float} */
     float readFloat();
 
+    /** @return the next field, a {@code double} */
     double readDouble();
 
     /**

@@ -70,7 +70,13 @@ public final class Backends {
         return open(URI.create(colon == uriOrPath.length() - 1 ? uriOrPath + "?" : uriOrPath));
     }
 
-    /** Opens the embedded default backend in a directory. */
+    /**
+     * Opens the embedded default backend in a directory.
+     *
+     * @param directory the store's directory; created if missing
+     * @return the open backend, owned by the caller
+     * @throws PersistentStoreException if the default backend's module is not on the class path
+     */
     public static Backend open(Path directory) {
         return open(URI.create(DEFAULT_SCHEME + ":" + directory.toAbsolutePath().toUri().getRawPath()));
     }
@@ -129,6 +135,10 @@ public final class Backends {
     /**
      * Reads a boolean option, removing it from the map.
      *
+     * @param options the options left to read, as parsed from the URI's query; changed
+     * @param key the option's name
+     * @param defaultValue the value when the option is absent
+     * @return the option's value
      * @throws IllegalArgumentException if the value is neither {@code true} nor {@code false}
      */
     public static boolean booleanOption(Map<String, String> options, String key, boolean defaultValue) {
@@ -145,7 +155,13 @@ public final class Backends {
         throw new IllegalArgumentException("option " + key + " takes true or false, not \"" + v + "\"");
     }
 
-    /** Throws if any option is left that the provider did not take. */
+    /**
+     * Throws if any option is left that the provider did not take.
+     *
+     * @param scheme the provider's scheme, for the message
+     * @param options the options left after the provider read its own
+     * @throws IllegalArgumentException naming the options left
+     */
     public static void rejectUnknownOptions(String scheme, Map<String, String> options) {
         if (!options.isEmpty()) {
             throw new IllegalArgumentException("unknown option(s) for " + scheme + ": " + options.keySet());

@@ -24,7 +24,14 @@ public final class WriteSet {
     private final Set<String> unbinds = new LinkedHashSet<>();
     private final Map<Integer, byte[]> classDescriptors = new LinkedHashMap<>();
 
-    /** Writes (or overwrites) the record of {@code id}. A later delete of the same id wins. */
+    /**
+     * Writes (or overwrites) the record of {@code id}. A later delete of the same id wins.
+     *
+     * @param id an object id, positive
+     * @param record the record's bytes, not null (checked by the backend's commit)
+     * @return this write set
+     * @throws IllegalArgumentException if {@code id} is not positive
+     */
     public WriteSet put(long id, byte[] record) {
         checkId(id);
         deletes.remove(id);
@@ -37,6 +44,11 @@ public final class WriteSet {
      * Overwrites the record of {@code id}, which the caller knows exists (it read or committed
      * it): the same as {@link #put}, except that a backend keeping exact counts may take the
      * caller's word instead of checking. A later put or delete of the same id drops the promise.
+     *
+     * @param id the id of an object that has a record, positive
+     * @param record the record's new bytes, not null
+     * @return this write set
+     * @throws IllegalArgumentException if {@code id} is not positive
      */
     public WriteSet replace(long id, byte[] record) {
         put(id, record);
@@ -44,12 +56,21 @@ public final class WriteSet {
         return this;
     }
 
-    /** @return true if the current put of {@code id} was made with {@link #replace} */
+    /**
+     * @param id an object id
+     * @return true if the current put of {@code id} was made with {@link #replace}
+     */
     public boolean replaces(long id) {
         return replacements.contains(id);
     }
 
-    /** Deletes the record of {@code id}, if any. */
+    /**
+     * Deletes the record of {@code id}, if any.
+     *
+     * @param id an object id, positive
+     * @return this write set
+     * @throws IllegalArgumentException if {@code id} is not positive
+     */
     public WriteSet delete(long id) {
         checkId(id);
         puts.remove(id);
@@ -58,7 +79,14 @@ public final class WriteSet {
         return this;
     }
 
-    /** Binds {@code name} to {@code id}, replacing any earlier binding of that name. */
+    /**
+     * Binds {@code name} to {@code id}, replacing any earlier binding of that name.
+     *
+     * @param name the name, not null (a backend may refuse one that is not valid Unicode)
+     * @param id an object id, positive
+     * @return this write set
+     * @throws IllegalArgumentException if {@code id} is not positive
+     */
     public WriteSet bind(String name, long id) {
         checkId(id);
         unbinds.remove(name);
@@ -66,14 +94,26 @@ public final class WriteSet {
         return this;
     }
 
-    /** Removes the binding of {@code name}, if any. */
+    /**
+     * Removes the binding of {@code name}, if any.
+     *
+     * @param name the name, not null
+     * @return this write set
+     */
     public WriteSet unbind(String name) {
         binds.remove(name);
         unbinds.add(name);
         return this;
     }
 
-    /** Adds a new class descriptor; descriptors are never replaced once committed. */
+    /**
+     * Adds a new class descriptor; descriptors are never replaced once committed.
+     *
+     * @param descriptorId the descriptor's id, positive
+     * @param descriptor its bytes, not null (checked by the backend's commit)
+     * @return this write set
+     * @throws IllegalArgumentException if {@code descriptorId} is not positive
+     */
     public WriteSet classDescriptor(int descriptorId, byte[] descriptor) {
         if (descriptorId <= 0) {
             throw new IllegalArgumentException("descriptor ids are positive: " + descriptorId);
