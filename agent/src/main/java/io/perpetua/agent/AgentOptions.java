@@ -36,6 +36,7 @@ public record AgentOptions(List<String> include, List<String> exclude, boolean v
 
     /**
      * @param text the agent argument; null or empty for the defaults
+     * @return the options
      * @throws IllegalArgumentException naming the offending option, if the text is not valid
      *         (the JVM then refuses to start, which is what a mistyped option deserves)
      */

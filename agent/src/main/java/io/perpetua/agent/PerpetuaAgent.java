@@ -32,7 +32,13 @@ public final class PerpetuaAgent {
     private PerpetuaAgent() {
     }
 
-    /** Called by the JVM before {@code main} for {@code -javaagent}. */
+    /**
+     * Called by the JVM before {@code main} for {@code -javaagent}.
+     *
+     * @param args the text after {@code =} in {@code -javaagent:perpetua-agent.jar=...}, or null
+     * @param instrumentation the JVM's
+     * @throws IllegalArgumentException if an option is not valid (the JVM then does not start)
+     */
     public static void premain(String args, Instrumentation instrumentation) {
         AgentOptions options = AgentOptions.parse(args);
         // The kernel may trust the array write log only if every class that can write an
@@ -48,6 +54,10 @@ public final class PerpetuaAgent {
     /**
      * Called when the agent is loaded into a running JVM. Classes already loaded stay as they
      * were and are reported; classes loaded from now on are rewritten.
+     *
+     * @param args the agent's options, or null
+     * @param instrumentation the JVM's
+     * @throws IllegalArgumentException if an option is not valid
      */
     public static void agentmain(String args, Instrumentation instrumentation) {
         System.setProperty(ArrayWrites.PROPERTY, "compared: the agent was attached to a running JVM");
@@ -57,6 +67,8 @@ public final class PerpetuaAgent {
     /**
      * Installs the transformer.
      *
+     * @param options the parsed options
+     * @param instrumentation the JVM's
      * @return the installed transformer (to remove it, tests only)
      */
     public static PerpetuaTransformer install(AgentOptions options, Instrumentation instrumentation) {

@@ -20,6 +20,8 @@ public interface TransformListener {
     /**
      * A class was left as it was, on purpose.
      *
+     * @param className dotted class name, not null
+     * @param loader its defining loader, not null
      * @param reason why, not null
      */
     void onSkipped(String className, ClassLoader loader, String reason);
@@ -28,6 +30,8 @@ public interface TransformListener {
      * A class could not be rewritten and was left as it was: its instances cannot persist, and
      * its field accesses to persistent-capable classes are not checked.
      *
+     * @param className dotted class name, not null
+     * @param loader its defining loader, not null
      * @param error what went wrong, not null
      */
     void onFailed(String className, ClassLoader loader, Throwable error);

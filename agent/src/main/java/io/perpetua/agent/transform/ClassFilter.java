@@ -41,7 +41,7 @@ public final class ClassFilter {
         this.exclude = exclude.stream().map(ClassFilter::internal).toList();
     }
 
-    /** The default filter: every class but the JDK's and Perpetua's own (with RocksDB's binding). */
+    /** @return the default filter: every class but the JDK's and Perpetua's own (with RocksDB's binding) */
     public static ClassFilter everything() {
         return new ClassFilter(List.of(), List.of());
     }
