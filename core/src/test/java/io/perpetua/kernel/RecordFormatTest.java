@@ -6,10 +6,16 @@ import io.perpetua.UnsupportedStoreFormatException;
 import io.perpetua.spi.Backend;
 import io.perpetua.spi.Backends;
 import io.perpetua.spi.WriteSet;
+import io.perpetua.testmodel.Holder;
+import io.perpetua.testmodel.Leaf;
 import io.perpetua.testmodel.Node;
 import org.junit.jupiter.api.Test;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.StringReader;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +23,7 @@ import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -144,6 +151,94 @@ class RecordFormatTest {
             }
             CorruptStoreException e = assertThrows(CorruptStoreException.class, () -> TestStores.open(uri));
             assertTrue(e.location().contains("class descriptor #"), e.getMessage());
+        }
+    }
+
+    /**
+     * The graph of {@code format1-store.txt}: two nodes in a cycle and a list of them under a
+     * root, which also holds an {@code int[]}; a holder of two leaves (satellites of its record),
+     * one pointing to a node and one to the root; and, in a second commit, a second holder of
+     * the first one's second leaf (a reference to a satellite of another record) and a leaf of
+     * its own.
+     */
+    static void buildGraph(PersistentStore store) {
+        store.inTransaction(() -> {
+            Node a = new Node("a", 10);
+            Node b = new Node("b", 20);
+            a.next(b);
+            b.next(a);
+            Node root = new Node("root", 1);
+            root.children(new ArrayList<>(List.of(a, b)));
+            root.any(new int[] {1, 2, 3});
+            Leaf x = new Leaf("x", 1);
+            Leaf y = new Leaf("y", 2);
+            x.peer(a);
+            y.peer(root);
+            store.persist(root, "root");
+            store.persist(new Holder("h", new Leaf[] {x, y}), "h");
+        });
+        store.inTransaction(() -> {
+            Holder h = store.fetch("h", Holder.class);
+            store.persist(new Holder("h2", new Leaf[] {h.leaves()[1], new Leaf("z", 3)}), "h2");
+        });
+    }
+
+    /** Checks {@link #buildGraph}'s graph, read from a store, with leaf y's weight as given. */
+    private static void checkGraph(PersistentStore store, int yWeight) {
+        Node root = store.fetch("root", Node.class);
+        assertEquals(1, root.value());
+        assertArrayEquals(new int[] {1, 2, 3}, (int[]) root.any());
+        Node a = root.children().get(0);
+        Node b = root.children().get(1);
+        assertEquals(List.of("a", 10, "b", 20), List.of(a.name(), a.value(), b.name(), b.value()));
+        assertSame(b, a.next());
+        assertSame(a, b.next());
+        Leaf[] leaves = store.fetch("h", Holder.class).leaves();
+        assertEquals(List.of("x", 1, "y", yWeight), List.of(leaves[0].label(), leaves[0].weight(), leaves[1].label(),
+                leaves[1].weight()));
+        assertSame(a, leaves[0].peer());
+        assertSame(root, leaves[1].peer());
+        Leaf[] other = store.fetch("h2", Holder.class).leaves();
+        assertSame(leaves[1], other[0], "one leaf, reached from two holders");
+        assertEquals("z", other[1].label());
+    }
+
+    @Test
+    void aStoreAnEarlierVersionWroteInFormat1IsReadAndMarkedByItsNextCommit() throws Exception {
+        String uri = TestStores.newUri();
+        try (Backend b = backend(uri);
+             BufferedReader in = new BufferedReader(new InputStreamReader(
+                     RecordFormatTest.class.getResourceAsStream("format1-store.txt"), StandardCharsets.UTF_8))) {
+            StoreDump.load(in, b);
+        }
+        assertTrue(formatEntries(uri).isEmpty());
+        try (PersistentStore store = TestStores.open(uri)) {
+            checkGraph(store, 2);
+            store.inTransaction(() -> store.fetch("h2", Holder.class).leaves()[0].weight(5));
+        }
+        assertEquals(RecordFormat.CURRENT, RecordFormat.decode(formatEntries(uri).values().iterator().next()));
+        try (PersistentStore store = TestStores.open(uri)) {
+            checkGraph(store, 5);
+        }
+    }
+
+    @Test
+    void aDumpOfAStoreLoadsIntoAnotherThatHoldsTheSame() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            buildGraph(store);
+        }
+        String dump;
+        try (Backend b = backend(uri)) {
+            dump = StoreDump.write(b, "this version");
+        }
+        String copy = TestStores.newUri();
+        try (Backend b = backend(copy)) {
+            StoreDump.load(new BufferedReader(new StringReader(dump)), b);
+            assertEquals(dump, StoreDump.write(b, "this version"));
+        }
+        try (PersistentStore store = TestStores.open(copy)) {
+            checkGraph(store, 2);
         }
     }
 }
