@@ -1332,13 +1332,22 @@ public final class Kernel implements PersistentStore {
     private final class Resolver implements RecordDecoder.Resolve {
         @Override
         public Object object(ClassDescriptor descriptor, long id) {
-            Object o = table.object(id);
+            Handle h = table.get(id);
+            if (h instanceof ContainerHandle) {
+                // the handle's class, not the object's: no load of an object the read does not touch
+                throw new ByteIn.MalformedRecord("a reference to an object names #" + id + ", which is a container");
+            }
+            Object o = h == null ? null : h.get();
             return o != null ? o : newShell(descriptor, id);
         }
 
         @Override
         public Object container(long id) {
-            Object o = table.object(id);
+            Handle h = table.get(id);
+            if (h != null && !(h instanceof ContainerHandle)) {
+                throw new ByteIn.MalformedRecord("a reference to a container names #" + id + ", which is an object");
+            }
+            Object o = h == null ? null : h.get();
             return o != null ? o : decodeContainer(id, read(id));
         }
 
