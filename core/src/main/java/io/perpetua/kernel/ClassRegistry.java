@@ -88,7 +88,7 @@ final class ClassRegistry {
             }
         }
         if (storedFormat > RecordFormat.CURRENT) {
-            throw new UnsupportedStoreFormatException(location, storedFormat, RecordFormat.CURRENT);
+            throw new UnsupportedStoreFormatException(location, RecordFormat.NAME, storedFormat, RecordFormat.CURRENT);
         }
         this.loader = loader;
         this.renames = ClassRenames.declaredTo(loader);

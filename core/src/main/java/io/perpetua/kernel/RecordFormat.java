@@ -18,6 +18,8 @@ package io.perpetua.kernel;
  * entry adds one: a store is never marked newer than what it may hold, nor left older. Stateless.
  */
 final class RecordFormat {
+    /** What {@link io.perpetua.UnsupportedStoreFormatException} calls it. */
+    static final String NAME = "record format";
     /** The format this version writes, and the newest it reads. */
     static final int CURRENT = 2;
     /** The format of a store that holds no format entry. */

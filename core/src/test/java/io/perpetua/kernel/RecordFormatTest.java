@@ -92,8 +92,9 @@ class RecordFormatTest {
             objects = b.statistics().objects();
         }
         UnsupportedStoreFormatException e = assertThrows(UnsupportedStoreFormatException.class, () -> TestStores.open(uri));
-        assertEquals(RecordFormat.CURRENT + 1, e.storeFormat());
-        assertEquals(RecordFormat.CURRENT, e.supportedFormat());
+        assertEquals("record format", e.format());
+        assertEquals(RecordFormat.CURRENT + 1, e.storeVersion());
+        assertEquals(RecordFormat.CURRENT, e.supportedVersion());
         assertEquals(uri, e.location());
         assertTrue(e.getMessage().contains("newer version of Perpetua"), e.getMessage());
         // the backend was closed again (a memory store can be open once) and nothing changed

@@ -1,6 +1,7 @@
 package io.perpetua.store.file;
 
 import io.perpetua.CorruptStoreException;
+import io.perpetua.UnsupportedStoreFormatException;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -156,6 +157,9 @@ final class Checkpoint {
         }
         if (Format.crc(b, 0, end) != Format.getInt(b, end)) {
             throw corrupt(where, end, "checksum mismatch over the whole checkpoint");
+        }
+        if (Format.getInt(b, 4) > Format.VERSION) {
+            throw new UnsupportedStoreFormatException(where, Format.NAME, Format.getInt(b, 4), Format.VERSION);
         }
         if (Format.getInt(b, 4) != Format.VERSION) {
             throw corrupt(where, 4, "unsupported format version " + Format.getInt(b, 4));

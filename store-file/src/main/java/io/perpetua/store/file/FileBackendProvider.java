@@ -61,6 +61,8 @@ public final class FileBackendProvider implements BackendProvider {
      *         this one
      * @throws io.perpetua.CorruptStoreException if the directory holds a damaged store, or the
      *         location is a file
+     * @throws io.perpetua.UnsupportedStoreFormatException if the store is in a newer format of
+     *         this backend; it is left unchanged
      */
     @Override
     public Backend open(URI uri, String location, Map<String, String> options) {

@@ -40,7 +40,14 @@ import java.util.zip.CRC32C;
 final class Format {
     static final int SEGMENT_MAGIC = 0x50534547; // "PSEG"
     static final int CHECKPOINT_MAGIC = 0x50434b50; // "PCKP"
+    /**
+     * The format version. A later format keeps the magic, the version and the CRC where they
+     * are in a segment's fixed part and a checkpoint, so that this version tells a store in a
+     * newer format ({@link io.perpetua.UnsupportedStoreFormatException}) from a damaged one.
+     */
     static final int VERSION = 1;
+    /** What {@link io.perpetua.UnsupportedStoreFormatException} calls the format. */
+    static final String NAME = "file store format";
 
     static final int HEADER_SIZE = 128;
     static final int FIXED_HEADER = 20;

@@ -1,6 +1,7 @@
 package io.perpetua.store.file;
 
 import io.perpetua.CorruptStoreException;
+import io.perpetua.UnsupportedStoreFormatException;
 
 import java.io.EOFException;
 import java.io.IOException;
@@ -269,6 +270,9 @@ final class Recovery {
         if (Format.getInt(h, 0) != Format.SEGMENT_MAGIC
                 || Format.crc(h, 0, Format.FIXED_HEADER) != Format.getInt(h, Format.FIXED_HEADER)) {
             throw new CorruptStoreException(where + " offset 0", "damaged segment header", null);
+        }
+        if (Format.getInt(h, 4) > Format.VERSION) {
+            throw new UnsupportedStoreFormatException(where, Format.NAME, Format.getInt(h, 4), Format.VERSION);
         }
         if (Format.getInt(h, 4) != Format.VERSION) {
             throw new CorruptStoreException(where + " offset 4", "unsupported format version " + Format.getInt(h, 4), null);

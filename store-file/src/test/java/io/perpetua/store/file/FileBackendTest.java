@@ -4,6 +4,7 @@ import io.perpetua.CorruptStoreException;
 import io.perpetua.StorageException;
 import io.perpetua.StoreClosedException;
 import io.perpetua.StoreLockedException;
+import io.perpetua.UnsupportedStoreFormatException;
 import io.perpetua.spi.Backend;
 import io.perpetua.spi.BackendProvider;
 import io.perpetua.spi.Backends;
@@ -15,7 +16,9 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static io.perpetua.store.file.Stores.bytes;
@@ -254,6 +257,55 @@ class FileBackendTest {
         Stores.xorByte(dir.resolve(Checkpoint.FILE), 50, 0x08);
         CorruptStoreException e = assertThrows(CorruptStoreException.class, () -> Stores.open(dir, ""));
         assertTrue(e.location().contains(Checkpoint.FILE), e.getMessage());
+    }
+
+    @Test
+    void aStoreInANewerFileFormatIsRefusedAndLeftAsItWas(@TempDir Path dir) throws Exception {
+        Path image = dir.resolve("image");
+        try (FileBackend b = Stores.open(image, "")) {
+            b.commit(new WriteSet().put(b.allocateIds(1), bytes("x")).bind("x", 1));
+        }
+        // What a newer version would write: version 2 where this one writes 1, CRCs valid.
+        Path newerCheckpoint = dir.resolve("checkpoint");
+        Stores.copy(image, newerCheckpoint);
+        byte[] c = Files.readAllBytes(newerCheckpoint.resolve(Checkpoint.FILE));
+        Format.putInt(c, 4, Format.VERSION + 1);
+        Format.putInt(c, c.length - 4, Format.crc(c, 0, c.length - 4));
+        Files.write(newerCheckpoint.resolve(Checkpoint.FILE), c);
+        Path newerSegment = dir.resolve("segment");
+        Stores.copy(image, newerSegment);
+        byte[] h = Files.readAllBytes(Stores.lastSegment(newerSegment));
+        Format.putInt(h, 4, Format.VERSION + 1);
+        Format.putInt(h, Format.FIXED_HEADER, Format.crc(h, 0, Format.FIXED_HEADER));
+        Files.write(Stores.lastSegment(newerSegment), h);
+
+        for (Path store : List.of(newerCheckpoint, newerSegment)) {
+            Map<Path, byte[]> before = contents(store);
+            UnsupportedStoreFormatException e = assertThrows(UnsupportedStoreFormatException.class,
+                    () -> Stores.open(store, ""));
+            assertEquals("file store format", e.format());
+            assertEquals(Format.VERSION + 1, e.storeVersion());
+            assertEquals(Format.VERSION, e.supportedVersion());
+            assertTrue(e.location().startsWith(store.toString()), e.getMessage());
+            // refused again, not locked out by the first attempt; and not a byte changed
+            assertThrows(UnsupportedStoreFormatException.class, () -> Stores.open(store, ""));
+            Map<Path, byte[]> after = contents(store);
+            assertEquals(before.keySet(), after.keySet());
+            before.forEach((file, bytes) -> assertArrayEquals(bytes, after.get(file), file.toString()));
+        }
+    }
+
+    /** @return every file of a store directory and its bytes, but the lock file (an open makes it) */
+    private static Map<Path, byte[]> contents(Path dir) throws Exception {
+        Map<Path, byte[]> files = new TreeMap<>();
+        try (var list = Files.list(dir)) {
+            for (Path p : list.toList()) {
+                if (!p.getFileName().toString().equalsIgnoreCase("LOCK")) {
+                    files.put(p, Files.readAllBytes(p));
+                }
+            }
+        }
+        return files;
     }
 
     @Test

@@ -5,6 +5,7 @@ import io.perpetua.PersistentStoreException;
 import io.perpetua.StorageException;
 import io.perpetua.StoreClosedException;
 import io.perpetua.StoreLockedException;
+import io.perpetua.UnsupportedStoreFormatException;
 import io.perpetua.spi.Backend;
 import io.perpetua.spi.BackendStatistics;
 import io.perpetua.spi.WriteSet;
@@ -105,9 +106,11 @@ final class RocksDbBackend implements Backend {
     static final String CLASSES_CF = "perpetua.classes";
     private static final String DEFAULT_CF = "default";
 
-    /** Marks a Perpetua store; the number is the on-disk format version. */
+    /** Marks a Perpetua store: its value is {@link #FORMAT_NAME}, a space and the format version. */
     static final byte[] FORMAT_KEY = ascii("perpetua.format");
-    static final byte[] FORMAT_VALUE = ascii("perpetua-rocksdb 1");
+    static final String FORMAT_NAME = "perpetua-rocksdb";
+    static final int FORMAT_VERSION = 1;
+    static final byte[] FORMAT_VALUE = ascii(FORMAT_NAME + " " + FORMAT_VERSION);
     /** The id high-water mark: no id at or above it was ever handed out. */
     static final byte[] NEXT_ID_KEY = ascii("perpetua.next-id");
     static final byte[] OBJECTS_KEY = ascii("perpetua.objects");
@@ -441,6 +444,10 @@ final class RocksDbBackend implements Backend {
                 db.flush(flush, meta);
             }
         } else if (!Arrays.equals(format, FORMAT_VALUE)) {
+            int version = newerFormatVersion(format);
+            if (version > FORMAT_VERSION) {
+                throw new UnsupportedStoreFormatException(location, FORMAT_NAME + " format", version, FORMAT_VERSION);
+            }
             throw new CorruptStoreException(location, "unknown store format \""
                     + new String(format, StandardCharsets.ISO_8859_1) + "\"; this version of Perpetua reads \""
                     + new String(FORMAT_VALUE, StandardCharsets.ISO_8859_1) + "\"", null);
@@ -473,6 +480,16 @@ final class RocksDbBackend implements Backend {
         long next = Math.max(Math.max(1, readCounter(NEXT_ID_KEY)), highestRecordId + 1);
         nextId = next;
         reservedEnd = next;
+    }
+
+    /** @return the version a format value names if it is this backend's name and a number, else 0 */
+    private static int newerFormatVersion(byte[] format) {
+        String value = new String(format, StandardCharsets.ISO_8859_1);
+        String prefix = FORMAT_NAME + " ";
+        if (!value.startsWith(prefix) || !value.substring(prefix.length()).matches("[1-9][0-9]{0,8}")) {
+            return 0;
+        }
+        return Integer.parseInt(value.substring(prefix.length()));
     }
 
     /**

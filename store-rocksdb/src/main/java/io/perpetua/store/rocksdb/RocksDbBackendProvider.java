@@ -20,6 +20,8 @@ import java.util.Map;
  * Perpetua RocksDB store (other files, another RocksDB database, a store whose CURRENT or
  * MANIFEST file is damaged or missing) is refused with {@link io.perpetua.CorruptStoreException}:
  * a store is never created over foreign files, and a damaged store never opens as an empty one.
+ * A store in a newer format of this backend is refused, unchanged, with
+ * {@link io.perpetua.UnsupportedStoreFormatException}.
  * A store open in another process, or already open in this one, is refused with
  * {@link io.perpetua.StoreLockedException} (RocksDB's {@code LOCK} file).
  *

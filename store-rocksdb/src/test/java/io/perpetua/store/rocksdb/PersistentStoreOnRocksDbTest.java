@@ -39,7 +39,7 @@ class PersistentStoreOnRocksDbTest {
         }
         UnsupportedStoreFormatException e = assertThrows(UnsupportedStoreFormatException.class,
                 () -> PersistentStore.open(dir));
-        assertEquals(99, e.storeFormat());
+        assertEquals(99, e.storeVersion());
         assertTrue(e.getMessage().contains("record format 99") && e.getMessage().contains(dir.toString()), e.getMessage());
         // closed again (not locked), and nothing changed
         try (Backend backend = Backends.open(dir)) {

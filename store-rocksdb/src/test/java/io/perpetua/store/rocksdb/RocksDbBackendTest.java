@@ -5,6 +5,7 @@ import io.perpetua.PersistentStoreException;
 import io.perpetua.StorageException;
 import io.perpetua.StoreClosedException;
 import io.perpetua.StoreLockedException;
+import io.perpetua.UnsupportedStoreFormatException;
 import io.perpetua.spi.Backend;
 import io.perpetua.spi.BackendStatistics;
 import io.perpetua.spi.Backends;
@@ -372,7 +373,7 @@ class RocksDbBackendTest {
     }
 
     @Test
-    void failedOpenReleasesTheLockAndEveryNativeObject(@TempDir Path dir) throws RocksDBException {
+    void aNewerOrUnknownFormatIsRefusedAndTheFailedOpenReleasesTheLockAndEveryNativeObject(@TempDir Path dir) throws RocksDBException {
         populate(dir, 1);
         // A future format version: RocksDB opens the database, then the backend refuses it.
         List<ColumnFamilyHandle> handles = new ArrayList<>();
@@ -381,9 +382,20 @@ class RocksDbBackendTest {
             db.put(handles.get(0), RocksDbBackend.FORMAT_KEY, bytes("perpetua-rocksdb 99"));
             handles.forEach(ColumnFamilyHandle::close);
         }
+        UnsupportedStoreFormatException newer = assertThrows(UnsupportedStoreFormatException.class, () -> open(dir));
+        assertEquals("perpetua-rocksdb format", newer.format());
+        assertEquals(99, newer.storeVersion());
+        assertEquals(RocksDbBackend.FORMAT_VERSION, newer.supportedVersion());
+        // The failed open closed its database: this one is not locked out. A value that names no
+        // version is damage, not a newer format.
+        handles.clear();
+        try (DBOptions options = new DBOptions();
+             RocksDB db = RocksDB.open(options, dir.toString(), descriptors(), handles)) {
+            db.put(handles.get(0), RocksDbBackend.FORMAT_KEY, bytes("perpetua-rocksdb 9x"));
+            handles.forEach(ColumnFamilyHandle::close);
+        }
         CorruptStoreException e = assertCorrupt(dir);
-        assertTrue(e.getMessage().contains("perpetua-rocksdb 99"), e.getMessage());
-        // The failed open closed its database: this one is not locked out.
+        assertTrue(e.getMessage().contains("perpetua-rocksdb 9x"), e.getMessage());
         handles.clear();
         try (DBOptions options = new DBOptions();
              RocksDB db = RocksDB.open(options, dir.toString(), descriptors(), handles)) {
