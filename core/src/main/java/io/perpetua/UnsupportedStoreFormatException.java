@@ -3,7 +3,8 @@ package io.perpetua;
 /**
  * The store was written by a newer version of Perpetua, in a format this version cannot read:
  * the kernel's record format, or a backend's own format on disk. The store was not opened, and
- * nothing in it was changed: open it with a version of Perpetua that reads its format.
+ * nothing it holds was changed (a storage engine may still have run its own recovery, as
+ * RocksDB does at every open): open it with a version of Perpetua that reads its format.
  */
 public class UnsupportedStoreFormatException extends PersistentStoreException {
     private static final long serialVersionUID = 1L;

@@ -444,7 +444,7 @@ final class RocksDbBackend implements Backend {
                 db.flush(flush, meta);
             }
         } else if (!Arrays.equals(format, FORMAT_VALUE)) {
-            int version = newerFormatVersion(format);
+            int version = formatVersion(format);
             if (version > FORMAT_VERSION) {
                 throw new UnsupportedStoreFormatException(location, FORMAT_NAME + " format", version, FORMAT_VERSION);
             }
@@ -483,7 +483,7 @@ final class RocksDbBackend implements Backend {
     }
 
     /** @return the version a format value names if it is this backend's name and a number, else 0 */
-    private static int newerFormatVersion(byte[] format) {
+    private static int formatVersion(byte[] format) {
         String value = new String(format, StandardCharsets.ISO_8859_1);
         String prefix = FORMAT_NAME + " ";
         if (!value.startsWith(prefix) || !value.substring(prefix.length()).matches("[1-9][0-9]{0,8}")) {
