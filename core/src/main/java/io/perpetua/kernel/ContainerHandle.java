@@ -87,12 +87,12 @@ final class ContainerHandle extends Handle {
     }
 
     /**
-     * @return the id of the object whose record holds this container's bytes while it is
-     *         embedded, or 0 when it has a record of its own: how its bytes are encoded (see
-     *         {@link Tag#LOCAL})
+     * @return the id of the record that holds this container's bytes: its owner's while it is
+     *         embedded, else its own. Its references are encoded and decoded as that record's
+     *         (see {@link Tag#LOCAL}).
      */
-    long holder() {
-        return embedded ? ownerId : 0;
+    long recordId() {
+        return embedded ? ownerId : id();
     }
 
     /**

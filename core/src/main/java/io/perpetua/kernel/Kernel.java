@@ -442,9 +442,7 @@ public final class Kernel implements PersistentStore {
         }
         ByteIn in = new ByteIn(h.snapshot);
         ClassDescriptor d = classes.byId(in.readVarInt(), location, h.id());
-        // an embedded container's bytes were its owner's: their references are read as the owner's record's
-        long context = h.embedded ? h.ownerId : h.id();
-        Object copy = new RecordDecoder(classes, resolve, strings).reset(in, location, context).container(d, x -> { });
+        Object copy = new RecordDecoder(classes, resolve, strings).reset(in, location, h.recordId()).container(d, x -> { });
         RecordDecoder.restoreInto(c, copy);
         untouch(c);
         h.rememberContents(c);
@@ -503,7 +501,7 @@ public final class Kernel implements PersistentStore {
             }
         });
         try {
-            return !Arrays.equals(probe.container(c, h.descriptor.kind, PathNode.root(""), h.holder()), h.snapshot);
+            return !Arrays.equals(probe.container(c, h.descriptor.kind, PathNode.root(""), h.recordId()), h.snapshot);
         } catch (Changed | PersistentStoreException e) {
             return true;
         }
@@ -1597,7 +1595,7 @@ public final class Kernel implements PersistentStore {
                 rewriteOwner(h.ownerId);
                 return;
             }
-            byte[] record = encoder.container(o, h.descriptor.kind, path, h.holder());
+            byte[] record = encoder.container(o, h.descriptor.kind, path, h.recordId());
             compared.add(o);
             comparedHandles.add(h);
             if (h.embedded) {

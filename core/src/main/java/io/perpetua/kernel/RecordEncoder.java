@@ -133,8 +133,9 @@ final class RecordEncoder implements RecordWriter {
     }
 
     /**
-     * @param owner the id of the object whose record embeds the container, or 0 if the
-     *              container has a record of its own
+     * @param owner the id of the record that holds the container's bytes: the object's whose
+     *              record embeds it, or the container's own (which no reference in it names as
+     *              local), or 0 for none
      * @return the record of a container (descriptor id, then its body), or its bytes as its
      *         owner's record embeds them
      */
