@@ -8,7 +8,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntConsumer;
 
 /**
  * The first step of a commit: compares every resident container that can change in place with
@@ -30,9 +29,15 @@ final class ContainerScan {
     /**
      * The helper, shared by every store of the JVM; null on a single processor. Its thread
      * ends after a few idle seconds, so that an idle JVM keeps no thread of Perpetua's (nor the
-     * class loader that loaded it, in an application server).
+     * class loader that loaded it, in an application server). In a class of its own, made on
+     * the first scan large enough to share: a program that never has one never makes it.
      */
-    private static final Executor HELPER = Runtime.getRuntime().availableProcessors() < 2 ? null : helper();
+    private static final class Helper {
+        static final Executor EXECUTOR = Runtime.getRuntime().availableProcessors() < 2 ? null : helper();
+
+        private Helper() {
+        }
+    }
 
     private static ThreadPoolExecutor helper() {
         ThreadPoolExecutor helper = new ThreadPoolExecutor(1, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), r -> {
@@ -70,10 +75,10 @@ final class ContainerScan {
         this.changedCounts = new int[chunks];
     }
 
-    /** Runs the scan; then {@link #live}, {@link #liveCount} and {@link #forEachChanged} tell what it found. */
+    /** Runs the scan; then {@link #live}, {@link #liveCount} and {@link #changed} tell what it found. */
     void run() {
-        if (HELPER != null && count >= SHARED_FROM) {
-            HELPER.execute(this::takeChunks);
+        if (count >= SHARED_FROM && Helper.EXECUTOR != null) {
+            Helper.EXECUTOR.execute(this::takeChunks);
         }
         takeChunks();
         for (int spins = 0; chunksDone.get() < chunks; spins++) {
@@ -109,14 +114,19 @@ final class ContainerScan {
         return liveCount;
     }
 
-    /** Calls {@code action} with the table index of each container that changed, in table order. */
-    void forEachChanged(IntConsumer action) {
+    /** @return the table index of each container that changed, in table order */
+    int[] changed() {
+        int n = 0;
         for (int k = 0; k < chunks; k++) {
-            int[] c = changed[k];
-            for (int i = 0; i < changedCounts[k]; i++) {
-                action.accept(c[i]);
-            }
+            n += changedCounts[k];
         }
+        int[] all = new int[n];
+        n = 0;
+        for (int k = 0; k < chunks; k++) {
+            System.arraycopy(changed[k] == null ? all : changed[k], 0, all, n, changedCounts[k]);
+            n += changedCounts[k];
+        }
+        return all;
     }
 
     private void takeChunks() {

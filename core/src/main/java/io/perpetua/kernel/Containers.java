@@ -32,8 +32,6 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CopyOnWriteArraySet;
-import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * The JDK containers the kernel stores itself (the agent cannot rewrite JDK classes): which
@@ -45,91 +43,110 @@ final class Containers {
     private Containers() {
     }
 
-    /** Mutable collections with no ordering argument. */
-    static final Map<Class<?>, Supplier<Collection<Object>>> COLLECTIONS = new HashMap<>();
-    /** Mutable collections whose order is given by a comparator (null: natural order). */
-    static final Map<Class<?>, Function<Comparator<Object>, Collection<Object>>> SORTED_COLLECTIONS = new HashMap<>();
-    static final Map<Class<?>, Supplier<Map<Object, Object>>> MAPS = new HashMap<>();
-    static final Map<Class<?>, Function<Comparator<Object>, Map<Object, Object>>> SORTED_MAPS = new HashMap<>();
-    private static final Map<Class<?>, Kind> FIXED_KINDS = new HashMap<>();
+    /**
+     * The kind of each JDK class stored as a mutable collection or map, or as a fixed one
+     * (immutable, unmodifiable, fixed-size). Plain data, no lambdas: this class is initialized
+     * the first time a program meets a container, and 25 method references made that take 10
+     * to 30 ms of a cold run (one generated class each) where the table takes a fraction of one.
+     */
+    private static final Map<Class<?>, Kind> KINDS = new HashMap<>();
+    /** Mutable collections and maps whose order is given by a comparator (null: natural order). */
+    private static final Set<Class<?>> SORTED = Set.of(TreeSet.class, ConcurrentSkipListSet.class, PriorityQueue.class,
+            TreeMap.class, ConcurrentSkipListMap.class);
 
     static {
-        COLLECTIONS.put(ArrayList.class, ArrayList::new);
-        COLLECTIONS.put(LinkedList.class, LinkedList::new);
-        COLLECTIONS.put(ArrayDeque.class, ArrayDeque::new);
-        COLLECTIONS.put(HashSet.class, HashSet::new);
-        COLLECTIONS.put(LinkedHashSet.class, LinkedHashSet::new);
-        COLLECTIONS.put(Vector.class, Vector::new);
-        COLLECTIONS.put(Stack.class, Stack::new);
-        COLLECTIONS.put(CopyOnWriteArrayList.class, CopyOnWriteArrayList::new);
-        COLLECTIONS.put(CopyOnWriteArraySet.class, CopyOnWriteArraySet::new);
-        COLLECTIONS.put(ConcurrentLinkedQueue.class, ConcurrentLinkedQueue::new);
-        COLLECTIONS.put(ConcurrentLinkedDeque.class, ConcurrentLinkedDeque::new);
-        SORTED_COLLECTIONS.put(TreeSet.class, TreeSet::new);
-        SORTED_COLLECTIONS.put(ConcurrentSkipListSet.class, ConcurrentSkipListSet::new);
-        SORTED_COLLECTIONS.put(PriorityQueue.class, PriorityQueue::new);
-        MAPS.put(HashMap.class, HashMap::new);
-        MAPS.put(LinkedHashMap.class, LinkedHashMap::new);
-        MAPS.put(Hashtable.class, Hashtable::new);
-        MAPS.put(ConcurrentHashMap.class, ConcurrentHashMap::new);
-        MAPS.put(IdentityHashMap.class, IdentityHashMap::new);
-        SORTED_MAPS.put(TreeMap.class, TreeMap::new);
-        SORTED_MAPS.put(ConcurrentSkipListMap.class, ConcurrentSkipListMap::new);
-
+        for (Class<?> c : List.of(ArrayList.class, LinkedList.class, ArrayDeque.class, HashSet.class,
+                LinkedHashSet.class, Vector.class, Stack.class, CopyOnWriteArrayList.class, CopyOnWriteArraySet.class,
+                ConcurrentLinkedQueue.class, ConcurrentLinkedDeque.class, TreeSet.class, ConcurrentSkipListSet.class,
+                PriorityQueue.class)) {
+            KINDS.put(c, Kind.COLLECTION);
+        }
+        for (Class<?> c : List.of(HashMap.class, LinkedHashMap.class, Hashtable.class, ConcurrentHashMap.class,
+                IdentityHashMap.class, TreeMap.class, ConcurrentSkipListMap.class)) {
+            KINDS.put(c, Kind.MAP);
+        }
         for (List<?> l : List.of(List.of(), List.of(1), List.of(1, 2, 3), Collections.emptyList(),
                 Collections.singletonList(1), Arrays.asList(1, 2).stream().toList())) {
-            FIXED_KINDS.put(l.getClass(), Kind.IMMUTABLE_LIST);
+            KINDS.put(l.getClass(), Kind.IMMUTABLE_LIST);
         }
         for (Set<?> s : List.of(Set.of(), Set.of(1), Set.of(1, 2, 3), Collections.emptySet(), Collections.singleton(1))) {
-            FIXED_KINDS.put(s.getClass(), Kind.IMMUTABLE_SET);
+            KINDS.put(s.getClass(), Kind.IMMUTABLE_SET);
         }
         for (Map<?, ?> m : List.of(Map.of(), Map.of(1, 1), Map.of(1, 1, 2, 2), Collections.emptyMap(),
                 Collections.singletonMap(1, 1))) {
-            FIXED_KINDS.put(m.getClass(), Kind.IMMUTABLE_MAP);
+            KINDS.put(m.getClass(), Kind.IMMUTABLE_MAP);
         }
-        FIXED_KINDS.put(Collections.unmodifiableList(new ArrayList<>()).getClass(), Kind.UNMODIFIABLE_LIST);
-        FIXED_KINDS.put(Collections.unmodifiableList(new LinkedList<>()).getClass(), Kind.UNMODIFIABLE_LIST);
-        FIXED_KINDS.put(Collections.unmodifiableSet(new HashSet<>()).getClass(), Kind.UNMODIFIABLE_SET);
-        FIXED_KINDS.put(Collections.unmodifiableMap(new HashMap<>()).getClass(), Kind.UNMODIFIABLE_MAP);
-        FIXED_KINDS.put(Collections.unmodifiableCollection(new ArrayList<>()).getClass(), Kind.UNMODIFIABLE_COLLECTION);
-        FIXED_KINDS.put(Collections.unmodifiableSortedSet(new TreeSet<>()).getClass(), Kind.UNMODIFIABLE_SORTED_SET);
-        FIXED_KINDS.put(Collections.unmodifiableNavigableSet(new TreeSet<>()).getClass(), Kind.UNMODIFIABLE_SORTED_SET);
-        FIXED_KINDS.put(Collections.unmodifiableSortedMap(new TreeMap<>()).getClass(), Kind.UNMODIFIABLE_SORTED_MAP);
-        FIXED_KINDS.put(Collections.unmodifiableNavigableMap(new TreeMap<>()).getClass(), Kind.UNMODIFIABLE_SORTED_MAP);
-        FIXED_KINDS.put(Arrays.asList(1).getClass(), Kind.FIXED_SIZE_LIST);
+        KINDS.put(Collections.unmodifiableList(new ArrayList<>()).getClass(), Kind.UNMODIFIABLE_LIST);
+        KINDS.put(Collections.unmodifiableList(new LinkedList<>()).getClass(), Kind.UNMODIFIABLE_LIST);
+        KINDS.put(Collections.unmodifiableSet(new HashSet<>()).getClass(), Kind.UNMODIFIABLE_SET);
+        KINDS.put(Collections.unmodifiableMap(new HashMap<>()).getClass(), Kind.UNMODIFIABLE_MAP);
+        KINDS.put(Collections.unmodifiableCollection(new ArrayList<>()).getClass(), Kind.UNMODIFIABLE_COLLECTION);
+        KINDS.put(Collections.unmodifiableSortedSet(new TreeSet<>()).getClass(), Kind.UNMODIFIABLE_SORTED_SET);
+        KINDS.put(Collections.unmodifiableNavigableSet(new TreeSet<>()).getClass(), Kind.UNMODIFIABLE_SORTED_SET);
+        KINDS.put(Collections.unmodifiableSortedMap(new TreeMap<>()).getClass(), Kind.UNMODIFIABLE_SORTED_MAP);
+        KINDS.put(Collections.unmodifiableNavigableMap(new TreeMap<>()).getClass(), Kind.UNMODIFIABLE_SORTED_MAP);
+        KINDS.put(Arrays.asList(1).getClass(), Kind.FIXED_SIZE_LIST);
     }
 
     /**
-     * The tracked subclass the kernel loads each of these JDK classes as (see {@link Tracked});
-     * classes not here are loaded as themselves and compared with their snapshot at every commit.
+     * @return an empty collection of a stored class (of kind {@link Kind#COLLECTION}), tracked
+     *         where the kernel can track it (see {@link Tracked}: the others are compared with
+     *         their snapshot at every commit), or null if the class is not one
      */
-    private static final Map<Class<?>, Supplier<Collection<Object>>> TRACKED_COLLECTIONS = Map.of(
-            ArrayList.class, TrackedArrayList::new, HashSet.class, TrackedHashSet::new,
-            ArrayDeque.class, TrackedArrayDeque::new);
-    private static final Map<Class<?>, Supplier<Map<Object, Object>>> TRACKED_MAPS = Map.of(HashMap.class, TrackedHashMap::new);
-
-    /** @return an empty container of a stored class, tracked where the kernel can track it */
     static Collection<Object> newCollection(Class<?> stored, Comparator<Object> comparator) {
-        if (stored == TreeSet.class) {
+        if (stored == ArrayList.class) {
+            return new TrackedArrayList<>();
+        } else if (stored == HashSet.class) {
+            return new TrackedHashSet<>();
+        } else if (stored == ArrayDeque.class) {
+            return new TrackedArrayDeque<>();
+        } else if (stored == TreeSet.class) {
             return new TrackedTreeSet<>(comparator);
+        } else if (stored == LinkedList.class) {
+            return new LinkedList<>();
+        } else if (stored == LinkedHashSet.class) {
+            return new LinkedHashSet<>();
+        } else if (stored == Vector.class) {
+            return new Vector<>();
+        } else if (stored == Stack.class) {
+            return new Stack<>();
+        } else if (stored == CopyOnWriteArrayList.class) {
+            return new CopyOnWriteArrayList<>();
+        } else if (stored == CopyOnWriteArraySet.class) {
+            return new CopyOnWriteArraySet<>();
+        } else if (stored == ConcurrentLinkedQueue.class) {
+            return new ConcurrentLinkedQueue<>();
+        } else if (stored == ConcurrentLinkedDeque.class) {
+            return new ConcurrentLinkedDeque<>();
+        } else if (stored == ConcurrentSkipListSet.class) {
+            return new ConcurrentSkipListSet<>(comparator);
+        } else if (stored == PriorityQueue.class) {
+            return new PriorityQueue<>(comparator);
         }
-        if (SORTED_COLLECTIONS.containsKey(stored)) {
-            return SORTED_COLLECTIONS.get(stored).apply(comparator);
-        }
-        Supplier<Collection<Object>> make = TRACKED_COLLECTIONS.getOrDefault(stored, COLLECTIONS.get(stored));
-        return make == null ? null : make.get();
+        return null;
     }
 
-    /** @return an empty map of a stored class, tracked where the kernel can track it */
+    /**
+     * @return an empty map of a stored class (of kind {@link Kind#MAP}), tracked where the
+     *         kernel can track it, or null if the class is not one
+     */
     static Map<Object, Object> newMap(Class<?> stored, Comparator<Object> comparator) {
-        if (stored == TreeMap.class) {
+        if (stored == HashMap.class) {
+            return new TrackedHashMap<>();
+        } else if (stored == TreeMap.class) {
             return new TrackedTreeMap<>(comparator);
+        } else if (stored == LinkedHashMap.class) {
+            return new LinkedHashMap<>();
+        } else if (stored == Hashtable.class) {
+            return new Hashtable<>();
+        } else if (stored == ConcurrentHashMap.class) {
+            return new ConcurrentHashMap<>();
+        } else if (stored == IdentityHashMap.class) {
+            return new IdentityHashMap<>();
+        } else if (stored == ConcurrentSkipListMap.class) {
+            return new ConcurrentSkipListMap<>(comparator);
         }
-        if (SORTED_MAPS.containsKey(stored)) {
-            return SORTED_MAPS.get(stored).apply(comparator);
-        }
-        Supplier<Map<Object, Object>> make = TRACKED_MAPS.getOrDefault(stored, MAPS.get(stored));
-        return make == null ? null : make.get();
+        return null;
     }
 
     /** @return the JDK class a container is stored as: its own, or the one its tracked class extends */
@@ -144,19 +161,14 @@ final class Containers {
         if (c.isArray()) {
             return Kind.ARRAY;
         }
-        if (COLLECTIONS.containsKey(c) || SORTED_COLLECTIONS.containsKey(c)) {
-            return Kind.COLLECTION;
-        }
-        if (MAPS.containsKey(c) || SORTED_MAPS.containsKey(c)) {
-            return Kind.MAP;
+        Kind kind = KINDS.get(c);
+        if (kind != null) {
+            return kind;
         }
         if (o instanceof EnumSet) {
             return Kind.ENUM_SET;
         }
-        if (c == EnumMap.class) {
-            return Kind.ENUM_MAP;
-        }
-        return FIXED_KINDS.get(c);
+        return c == EnumMap.class ? Kind.ENUM_MAP : null;
     }
 
     /** @return true for kinds whose contents can change after creation (checked at commit) */
@@ -201,7 +213,7 @@ final class Containers {
     }
 
     static boolean sorted(Class<?> c) {
-        return SORTED_COLLECTIONS.containsKey(c) || SORTED_MAPS.containsKey(c);
+        return SORTED.contains(c);
     }
 
     /**
@@ -212,41 +224,50 @@ final class Containers {
         if (!map.isEmpty()) {
             return map.keySet().iterator().next().getDeclaringClass();
         }
-        return firstEnumClassSerialized(map, "the key type of an empty EnumMap");
+        return SerializedEnumTypes.first(map, "the key type of an empty EnumMap");
     }
 
     /** The element type of an {@link EnumSet}, also when it is empty. */
     static Class<?> enumSetElementType(EnumSet<?> set) {
         EnumSet<?> probe = set.isEmpty() ? EnumSet.complementOf(asRaw(set)) : set;
         if (probe.isEmpty()) { // an enum with no constants
-            return firstEnumClassSerialized(set, "the element type of an empty EnumSet");
+            return SerializedEnumTypes.first(set, "the element type of an empty EnumSet");
         }
         return ((Enum<?>) probe.iterator().next()).getDeclaringClass();
     }
 
     /**
-     * Serializes {@code o} to nowhere and returns the first enum class its stream describes: the
-     * JDK writes an EnumMap's key type and an EnumSet's element type as classes, and
-     * {@link java.io.ObjectOutputStream#annotateClass} sees each class written.
+     * Its own class so that the serialization classes it uses are loaded only when an empty
+     * EnumMap or EnumSet is met, not whenever a program first meets a container.
      */
-    private static Class<?> firstEnumClassSerialized(Object o, String what) {
-        Class<?>[] found = new Class<?>[1];
-        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(java.io.OutputStream.nullOutputStream()) {
-            @Override
-            protected void annotateClass(Class<?> cl) {
-                if (found[0] == null && cl.isEnum()) {
-                    found[0] = cl;
+    private static final class SerializedEnumTypes {
+        private SerializedEnumTypes() {
+        }
+
+        /**
+         * Serializes {@code o} to nowhere and returns the first enum class its stream describes: the
+         * JDK writes an EnumMap's key type and an EnumSet's element type as classes, and
+         * {@link java.io.ObjectOutputStream#annotateClass} sees each class written.
+         */
+        static Class<?> first(Object o, String what) {
+            Class<?>[] found = new Class<?>[1];
+            try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(java.io.OutputStream.nullOutputStream()) {
+                @Override
+                protected void annotateClass(Class<?> cl) {
+                    if (found[0] == null && cl.isEnum()) {
+                        found[0] = cl;
+                    }
                 }
+            }) {
+                out.writeObject(o);
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("cannot find " + what, e);
             }
-        }) {
-            out.writeObject(o);
-        } catch (java.io.IOException e) {
-            throw new IllegalStateException("cannot find " + what, e);
+            if (found[0] == null) {
+                throw new IllegalStateException("cannot find " + what);
+            }
+            return found[0];
         }
-        if (found[0] == null) {
-            throw new IllegalStateException("cannot find " + what);
-        }
-        return found[0];
     }
 
     @SuppressWarnings({"unchecked", "rawtypes"})

@@ -37,6 +37,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.LongStream;
 
@@ -52,7 +53,12 @@ import java.util.stream.LongStream;
  */
 public final class Kernel implements PersistentStore {
     private static final Set<Kernel> OPEN = ConcurrentHashMap.newKeySet();
-    private static final ThreadLocal<Deque<Kernel>> BEGUN = ThreadLocal.withInitial(ArrayDeque::new);
+    private static final ThreadLocal<Deque<Kernel>> BEGUN = new ThreadLocal<>() {
+        @Override
+        protected Deque<Kernel> initialValue() { // not withInitial(ArrayDeque::new): see EarlyAttach
+            return new ArrayDeque<>();
+        }
+    };
     private static final int FIRST_ID_BLOCK = 64;
     private static final int MAX_ID_BLOCK = 1 << 16;
 
@@ -442,7 +448,7 @@ public final class Kernel implements PersistentStore {
         }
         ByteIn in = new ByteIn(h.snapshot);
         ClassDescriptor d = classes.byId(in.readVarInt(), location, h.id());
-        Object copy = new RecordDecoder(classes, resolve, strings).reset(in, location, h.recordId()).container(d, x -> { });
+        Object copy = new RecordDecoder(classes, resolve, strings).reset(in, location, h.recordId()).container(d, NOT_REGISTERED);
         RecordDecoder.restoreInto(c, copy);
         untouch(c);
         h.rememberContents(c);
@@ -1296,13 +1302,12 @@ public final class Kernel implements PersistentStore {
             if (!d.kind.hasRecords() || d.kind == Kind.OBJECT) {
                 throw new ByteIn.MalformedRecord("the record is of " + d + ", not a container");
             }
-            ContainerHandle[] registered = new ContainerHandle[1];
-            Object c = new RecordDecoder(classes, resolve, strings).reset(in, location, id)
-                    .container(d, early -> registered[0] = attachRead(early, id, d));
+            EarlyAttach early = new EarlyAttach(id, d);
+            Object c = new RecordDecoder(classes, resolve, strings).reset(in, location, id).container(d, early);
             if (!in.atEnd()) {
                 throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the contents");
             }
-            ContainerHandle h = registered[0] != null ? registered[0] : attachRead(c, id, d);
+            ContainerHandle h = early.handle != null ? early.handle : attachRead(c, id, d);
             h.snapshot = snapshot(h, record);
             untouch(c); // filling it touched it
             h.rememberContents(c);
@@ -1326,8 +1331,46 @@ public final class Kernel implements PersistentStore {
         return h;
     }
 
+    /**
+     * Attaches a container being read as soon as it is made, before its elements are read, so
+     * that a cycle through it resolves to it. This and the other callbacks of
+     * {@link RecordDecoder#container} are classes, not lambdas: the first run of each lambda
+     * makes the JVM generate a class, and that came to milliseconds of a program's first read.
+     */
+    private final class EarlyAttach implements Consumer<Object> {
+        private final long id;
+        private final ClassDescriptor descriptor;
+        /** The container's handle once made, else null. */
+        ContainerHandle handle;
+
+        EarlyAttach(long id, ClassDescriptor descriptor) {
+            this.id = id;
+            this.descriptor = descriptor;
+        }
+
+        @Override
+        public void accept(Object container) {
+            handle = attachRead(container, id, descriptor);
+        }
+    }
+
+    /** For a copy that is never attached (an abort's restore). */
+    private static final Consumer<Object> NOT_REGISTERED = new Consumer<>() {
+        @Override
+        public void accept(Object container) {
+        }
+    };
+
     /** Turns references met while decoding into objects. Runs under the kernel's lock. */
     private final class Resolver implements RecordDecoder.Resolve {
+        /** Notes the container a read only steps over (see {@link #embedded}). */
+        private final Consumer<Object> discard = new Consumer<>() {
+            @Override
+            public void accept(Object container) {
+                discarding = container;
+            }
+        };
+
         @Override
         public Object object(ClassDescriptor descriptor, long id) {
             Handle h = table.get(id);
@@ -1363,16 +1406,16 @@ public final class Kernel implements PersistentStore {
             Object resident = table.object(id);
             if (resident != null) {
                 Object outer = discarding;
-                decoder.container(d, x -> discarding = x); // read past the bytes: the resident container wins
+                decoder.container(d, discard); // read past the bytes: the resident container wins
                 discarding = outer;
                 if (table.get(id) instanceof ContainerHandle rh && rh.embedded && rh.ownerId == filling.id()) {
                     filling.embed(rh); // its owner was collected and is read again, say
                 }
                 return resident;
             }
-            ContainerHandle[] registered = new ContainerHandle[1];
-            Object c = decoder.container(d, early -> registered[0] = attachRead(early, id, d));
-            ContainerHandle h = registered[0] != null ? registered[0] : attachRead(c, id, d);
+            EarlyAttach early = new EarlyAttach(id, d);
+            Object c = decoder.container(d, early);
+            ContainerHandle h = early.handle != null ? early.handle : attachRead(c, id, d);
             h.snapshot = d.kind == Kind.ARRAY ? ContainerHandle.ARRAY_SNAPSHOT : Arrays.copyOfRange(in.buffer(), start, in.position());
             h.embedded = true;
             h.ownerId = filling.id();
@@ -1530,11 +1573,11 @@ public final class Kernel implements PersistentStore {
         private void scanContainers() {
             ContainerScan scan = new ContainerScan(table);
             scan.run();
-            scan.forEachChanged(i -> {
+            for (int i : scan.changed()) {
                 ContainerHandle h = table.containerAt(i);
                 Object c = h.get(); // held by the scan's list of live containers
                 enqueue(c, PathNode.root(c.getClass(), h.id()));
-            });
+            }
             table.nextPins(scan.live(), scan.liveCount());
             for (Object c : loggedArrays) {
                 ContainerHandle h = table.container(c);

@@ -65,18 +65,27 @@ final class RecordEncoder implements RecordWriter {
 
     private static final int MAX_VALUE_DEPTH = 512;
 
-    /** Classes whose instances are stored inline, by value (besides enums and records). */
-    private static final java.util.Set<Class<?>> VALUE_CLASSES = java.util.Set.of(String.class, Integer.class,
-            Long.class, Boolean.class, Double.class, Float.class, Byte.class, Short.class, Character.class,
-            BigInteger.class, BigDecimal.class, UUID.class, Optional.class, OptionalInt.class, OptionalLong.class,
-            OptionalDouble.class, LocalDate.class, LocalTime.class, LocalDateTime.class, Instant.class,
-            Duration.class, Period.class, ZoneOffset.class, OffsetDateTime.class, ZonedDateTime.class,
-            OffsetTime.class, Year.class, YearMonth.class, MonthDay.class);
+    /**
+     * Classes whose instances are stored inline, by value (besides enums and records). In a
+     * class of its own, loaded on the first {@link #isValue}: the set loads some twenty
+     * {@code java.time} classes, which a program that stores none need not load.
+     */
+    private static final class ValueClasses {
+        static final java.util.Set<Class<?>> ALL = java.util.Set.of(String.class, Integer.class,
+                Long.class, Boolean.class, Double.class, Float.class, Byte.class, Short.class, Character.class,
+                BigInteger.class, BigDecimal.class, UUID.class, Optional.class, OptionalInt.class, OptionalLong.class,
+                OptionalDouble.class, LocalDate.class, LocalTime.class, LocalDateTime.class, Instant.class,
+                Duration.class, Period.class, ZoneOffset.class, OffsetDateTime.class, ZonedDateTime.class,
+                OffsetTime.class, Year.class, YearMonth.class, MonthDay.class);
+
+        private ValueClasses() {
+        }
+    }
 
     /** @return true if {@code v} is stored inline, by value, rather than with an identity of its own */
     static boolean isValue(Object v) {
         Class<?> c = v.getClass();
-        return VALUE_CLASSES.contains(c) || v instanceof Enum || c.isRecord() || v instanceof ZoneId
+        return ValueClasses.ALL.contains(c) || v instanceof Enum || c.isRecord() || v instanceof ZoneId
                 || v == Comparator.naturalOrder() || v == Collections.reverseOrder()
                 || v == String.CASE_INSENSITIVE_ORDER;
     }
@@ -410,8 +419,9 @@ final class RecordEncoder implements RecordWriter {
             out.writeString(e.name());
         } else if (c.isRecord()) {
             record(v, field, index);
-        } else if (!inlineValue(v, c)) {
-            Kind kind = Containers.kindOf(v);
+        } else if (c.isArray() || !inlineValue(v, c)) {
+            // an array is never a value: the most common container skips the value classes' tests
+            Kind kind = c.isArray() ? Kind.ARRAY : Containers.kindOf(v);
             if (kind == null) {
                 throw notPersistable(v, field, index);
             }
