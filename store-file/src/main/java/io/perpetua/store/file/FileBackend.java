@@ -417,7 +417,10 @@ public final class FileBackend implements Backend {
             unbinds = new ArrayList<>(writes.unbinds());
             long size = Format.COMMIT_SIZE;
             for (Map.Entry<Long, byte[]> p : puts.entrySet()) {
-                byte[] data = Objects.requireNonNull(p.getValue(), () -> "the record of object " + p.getKey() + " is null");
+                byte[] data = p.getValue(); // a test, not a message lambda: no allocation per record
+                if (data == null) {
+                    throw new NullPointerException("the record of object " + p.getKey() + " is null");
+                }
                 size += Format.PUT_OVERHEAD + data.length;
             }
             size += (long) writes.deletes().size() * (Format.RECORD_HEADER + 8);
@@ -434,7 +437,10 @@ public final class FileBackend implements Backend {
                 size += Format.RECORD_HEADER + utf8.length;
             }
             for (Map.Entry<Integer, byte[]> d : writes.classDescriptors().entrySet()) {
-                byte[] data = Objects.requireNonNull(d.getValue(), () -> "class descriptor " + d.getKey() + " is null");
+                byte[] data = d.getValue();
+                if (data == null) {
+                    throw new NullPointerException("class descriptor " + d.getKey() + " is null");
+                }
                 descriptors.put(d.getKey(), data.clone());
                 size += Format.RECORD_HEADER + 4 + data.length;
             }
