@@ -1,34 +1,107 @@
 package io.perpetua.runtime;
 
+import java.lang.invoke.CallSite;
+import java.lang.invoke.LambdaMetafactory;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The registry of rewritten concrete classes and their creation proxies. Each concrete rewritten
  * class registers itself in its static initializer, so a class is here once it is initialized.
  * Thread-safe.
+ *
+ * <p>A class the agent rewrote registers a lookup on itself, not a proxy: the proxy (a lambda
+ * over the class's {@value #CREATION_PROXY} method) is made the first time the kernel asks for
+ * it. Making one costs the JVM a generated class, about a quarter of a millisecond; registering
+ * costs nothing. A program loads many classes whose instances it never stores, and each one paid
+ * that price when it was initialized, before proxies were made on demand. The lookup is kept
+ * here until then, and is never handed out.
  */
 public final class PersistentClasses {
-    private static final ConcurrentHashMap<Class<?>, HollowFactory> FACTORIES = new ConcurrentHashMap<>();
+    /**
+     * The private static method, {@code ()Lio/perpetua/runtime/Persistent;}, that the agent gives
+     * each concrete class it rewrites: a new instance made by the class's creation constructor,
+     * which runs no user code.
+     */
+    public static final String CREATION_PROXY = "$perpetua$new";
+
+    private static final MethodType PROXY_TYPE = MethodType.methodType(Persistent.class);
+
+    /** By class: its {@link HollowFactory}, or the {@link MethodHandles.Lookup} to make one with. */
+    private static final ConcurrentHashMap<Class<?>, Object> FACTORIES = new ConcurrentHashMap<>();
 
     private PersistentClasses() {
     }
 
     /**
-     * Registers a concrete rewritten class. Called from generated static initializers.
+     * Registers a concrete rewritten class with its creation proxy.
      *
      * @param type the class, not null
      * @param factory its creation proxy, not null
      */
     public static void register(Class<?> type, HollowFactory factory) {
+        if (type == null || factory == null) {
+            throw new NullPointerException(type == null ? "type" : "factory");
+        }
         FACTORIES.put(type, factory);
     }
 
     /**
+     * Registers a concrete class the agent rewrote. Called from generated static initializers,
+     * with {@code MethodHandles.lookup()}: the proxy is made from it on the first
+     * {@link #factory} of the class.
+     *
+     * @param type the class, not null
+     * @param lookup a lookup with full privilege on {@code type} itself, not null
+     * @throws IllegalArgumentException if the lookup is not {@code type}'s own
+     */
+    public static void register(Class<?> type, MethodHandles.Lookup lookup) {
+        if (type == null || lookup == null) {
+            throw new NullPointerException(type == null ? "type" : "lookup");
+        }
+        if (lookup.lookupClass() != type || !lookup.hasFullPrivilegeAccess()) {
+            throw new IllegalArgumentException("a class registers with a full-privilege lookup on itself: "
+                    + type.getName() + " came with " + lookup);
+        }
+        FACTORIES.put(type, lookup);
+    }
+
+    /**
      * @param type a class, not null
-     * @return its creation proxy, or null if the class was not rewritten (or is abstract, or
-     *         is not initialized yet)
+     * @return its creation proxy, made now if this is the first time it is asked for; or null if
+     *         the class was not rewritten (or is abstract, or is not initialized yet)
+     * @throws IllegalStateException if the proxy cannot be made (the class has no
+     *         {@value #CREATION_PROXY} method of the right type)
      */
     public static HollowFactory factory(Class<?> type) {
-        return FACTORIES.get(type);
+        Object registered = FACTORIES.get(type);
+        if (registered instanceof MethodHandles.Lookup lookup) {
+            HollowFactory made = make(type, lookup);
+            FACTORIES.replace(type, lookup, made); // two threads may both make one: either serves
+            return made;
+        }
+        return (HollowFactory) registered;
+    }
+
+    /** @return whether the creation proxy of a class registered with a lookup has been made (for tests) */
+    static boolean proxyMade(Class<?> type) {
+        return FACTORIES.get(type) instanceof HollowFactory;
+    }
+
+    private static HollowFactory make(Class<?> type, MethodHandles.Lookup lookup) {
+        try {
+            MethodHandle proxy = lookup.findStatic(type, CREATION_PROXY, PROXY_TYPE);
+            CallSite site = LambdaMetafactory.metafactory(lookup, "newInstance",
+                    MethodType.methodType(HollowFactory.class), PROXY_TYPE, proxy, PROXY_TYPE);
+            return (HollowFactory) site.getTarget().invokeExact();
+        } catch (Throwable e) {
+            if (e instanceof Error error && !(e instanceof LinkageError)) {
+                throw error;
+            }
+            throw new IllegalStateException("cannot make the creation proxy of " + type.getName()
+                    + " (was it rewritten by this version of the Perpetua agent?)", e);
+        }
     }
 }

@@ -14,8 +14,9 @@ import java.util.List;
 /**
  * Rewrites one class file: the pipeline of one-concern adapters, in order
  * <ol>
- *   <li>{@link ClassFileUpgrader} (class files older than Java 7 only: they cannot hold
- *       {@code invokedynamic}; frames are then recomputed from class bytes),</li>
+ *   <li>{@link ClassFileUpgrader} (class files older than Java 7 only: the generated code
+ *       carries stack map frames and loads class constants; frames are then recomputed from
+ *       class bytes),</li>
  *   <li>{@link SerialVersionUIDAdder} (a {@code Serializable} class keeps the default
  *       {@code serialVersionUID} of its original form),</li>
  *   <li>{@link FieldAccessRedirector} (every application class),</li>
@@ -192,9 +193,10 @@ public final class ClassRewriter {
     }
 
     /**
-     * Raises class files older than Java 7 to version 51, so that they can hold the
-     * {@code invokedynamic} of the creation proxy's registration; inlines {@code JSR}/{@code RET}
-     * subroutines, which version 51 forbids. Frames are then computed by the writer.
+     * Raises class files older than Java 7 to version 51, the version the generated code is
+     * written for (it carries stack map frames, and its static initializer loads a class
+     * constant, which versions before 49 cannot); inlines {@code JSR}/{@code RET} subroutines,
+     * which version 51 forbids. Frames are then computed by the writer.
      */
     static final class ClassFileUpgrader extends ClassVisitor {
         ClassFileUpgrader(ClassVisitor next) {

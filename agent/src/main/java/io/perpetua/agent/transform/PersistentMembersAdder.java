@@ -2,7 +2,6 @@ package io.perpetua.agent.transform;
 
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.FieldVisitor;
-import org.objectweb.asm.Handle;
 import org.objectweb.asm.Label;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
@@ -31,19 +30,15 @@ import java.util.List;
  *       ({@code static final T[] $perpetua$lazy$f}, set first in its static initializer), which
  *       the field's getter tests for;</li>
  *   <li>on every concrete one: {@code $perpetua$new()} and, first in its static initializer,
- *       {@code PersistentClasses.register(C.class, C::$perpetua$new)} (a lambda: no reflection
- *       when the kernel makes a hollow object).</li>
+ *       {@code PersistentClasses.register(C.class, MethodHandles.lookup())}, from which the
+ *       runtime makes a lambda over {@code $perpetua$new} the first time the kernel makes a
+ *       hollow object of the class (no reflection per object; a class never stored never pays
+ *       for the lambda's generated class).</li>
  * </ul>
  * Generated code has its own stack map frames ({@code F_SAME} at each branch target), so the
  * class's original frames are kept.
  */
 final class PersistentMembersAdder extends ClassVisitor {
-
-    private static final Handle METAFACTORY = new Handle(Opcodes.H_INVOKESTATIC,
-            "java/lang/invoke/LambdaMetafactory", "metafactory",
-            "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/invoke/MethodType;"
-                    + "Ljava/lang/invoke/MethodType;Ljava/lang/invoke/MethodHandle;Ljava/lang/invoke/MethodType;)"
-                    + "Ljava/lang/invoke/CallSite;", false);
 
     private final ClassInfo info;
     private final TypeResolver resolver;
@@ -527,12 +522,9 @@ final class PersistentMembersAdder extends ClassVisitor {
     }
 
     private void emitRegistration(MethodVisitor mv) {
-        Type factoryType = Type.getMethodType(Protocol.NEW_HOLLOW_DESC);
         mv.visitLdcInsn(Type.getObjectType(className));
-        mv.visitInvokeDynamicInsn("newInstance", "()L" + Protocol.HOLLOW_FACTORY + ";", METAFACTORY,
-                factoryType,
-                new Handle(Opcodes.H_INVOKESTATIC, className, Protocol.NEW_HOLLOW, Protocol.NEW_HOLLOW_DESC, false),
-                factoryType);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, "java/lang/invoke/MethodHandles", "lookup",
+                "()Ljava/lang/invoke/MethodHandles$Lookup;", false);
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.PERSISTENT_CLASSES, Protocol.REGISTER,
                 Protocol.REGISTER_DESC, false);
     }

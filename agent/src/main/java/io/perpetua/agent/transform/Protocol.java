@@ -39,11 +39,12 @@ final class Protocol {
 
     /** The creation proxy: a constructor whose only parameter type no user constructor has. */
     static final String PROXY_CTOR_DESC = "(L" + OBJECT_STATE + ";)V";
-    /** The static method the registered {@code HollowFactory} lambda calls. */
+    /** The static method the creation proxy calls ({@code PersistentClasses.CREATION_PROXY}). */
     static final String NEW_HOLLOW = "$perpetua$new";
     static final String NEW_HOLLOW_DESC = "()L" + PERSISTENT + ";";
+    /** {@code PersistentClasses.register(Class, MethodHandles.Lookup)}: the proxy is made when first needed. */
     static final String REGISTER = "register";
-    static final String REGISTER_DESC = "(Ljava/lang/Class;L" + HOLLOW_FACTORY + ";)V";
+    static final String REGISTER_DESC = "(Ljava/lang/Class;Ljava/lang/invoke/MethodHandles$Lookup;)V";
 
     /** Per-class residency check called first by every instance method. */
     static final String RESIDENT = "$perpetua$resident";

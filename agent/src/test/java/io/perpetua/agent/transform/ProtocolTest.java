@@ -39,8 +39,9 @@ class ProtocolTest {
                 Type.getMethodDescriptor(Persistent.class.getMethod(Protocol.WRITE, RecordWriter.class)));
         assertEquals(Protocol.READ_DESC,
                 Type.getMethodDescriptor(Persistent.class.getMethod(Protocol.READ, RecordReader.class)));
-        assertEquals(Protocol.REGISTER_DESC, Type.getMethodDescriptor(
-                PersistentClasses.class.getMethod(Protocol.REGISTER, Class.class, HollowFactory.class)));
+        assertEquals(Protocol.REGISTER_DESC, Type.getMethodDescriptor(PersistentClasses.class.getMethod(
+                Protocol.REGISTER, Class.class, java.lang.invoke.MethodHandles.Lookup.class)));
+        assertEquals(PersistentClasses.CREATION_PROXY, Protocol.NEW_HOLLOW);
         assertEquals("newInstance", HollowFactory.class.getMethods()[0].getName());
         assertEquals(Protocol.NEW_HOLLOW_DESC.substring(2), Type.getDescriptor(
                 HollowFactory.class.getMethod("newInstance").getReturnType()));
