@@ -45,6 +45,12 @@ public final class Scenario {
 
         Frozen f = Frozen.cycle();
         out.append(f.walk()).append(' ').append(f.cache).append('\n');
+
+        try {
+            out.append(new Compressor("persist me, persist me, persist me").roundTrip()).append('\n');
+        } catch (java.util.zip.DataFormatException e) {
+            out.append(e).append('\n');
+        }
         return out.toString();
     }
 }

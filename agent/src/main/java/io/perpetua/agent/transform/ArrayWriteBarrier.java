@@ -46,6 +46,8 @@ final class ArrayWriteBarrier {
     private final Map<String, Bridge> bridges = new LinkedHashMap<>();
     private String untracked;
     private int barriers;
+    /** Whether {@link #rewrite} put a DUP into the method it is rewriting. */
+    private boolean duplicated;
 
     /** A static method that calls a JDK method with the barrier around it. */
     private record Bridge(String name, String descriptor, Handle target, ArrayUse.Rule rule) {
@@ -71,6 +73,7 @@ final class ArrayWriteBarrier {
     /** Adds the barrier to one method. */
     void rewrite(MethodNode method) {
         InsnList code = method.instructions;
+        duplicated = false;
         for (AbstractInsnNode insn = code.getFirst(); insn != null; insn = insn.getNext()) {
             int op = insn.getOpcode();
             if (op >= Opcodes.IASTORE && op <= Opcodes.SASTORE) {
@@ -84,6 +87,13 @@ final class ArrayWriteBarrier {
             } else if (insn instanceof InvokeDynamicInsnNode indy) {
                 reference(method, indy);
             }
+        }
+        if (duplicated) {
+            // Each DUP is taken by the log call right after it, so one slot covers them all. The
+            // class writer recomputes the maximum anyway, but the receiver analysis that runs
+            // next reads it, and failed ("Insufficient maximum stack size") on methods that
+            // hand an array to the JDK at their deepest point, as H2 has 22 of.
+            method.maxStack += 1;
         }
     }
 
@@ -119,6 +129,7 @@ final class ArrayWriteBarrier {
             onlyLast = rule.params()[i] == ArrayUse.Action.NONE;
         }
         if (onlyLast) {
+            duplicated = true;
             before.add(new InsnNode(Opcodes.DUP));
             before.add(log(rule.params()[last]));
         } else if (rule.logsParameters()) {
@@ -150,6 +161,7 @@ final class ArrayWriteBarrier {
             return m;
         }
         InsnList after = new InsnList();
+        duplicated = true;
         after.add(new InsnNode(Opcodes.DUP));
         MethodInsnNode escape = log(rule.result());
         after.add(escape);
