@@ -31,7 +31,8 @@ import java.util.Map;
  *       goes through a generated static bridge in this class that does the same.</li>
  * </ul>
  * What it cannot make safe (a method reference to a super-method, which a static bridge cannot
- * call) it reports in {@link #untracked()}: the agent then stops the kernel from trusting the log. Works
+ * call; a method it would push past the JVM's 64 KB code limit, left without it) it reports in
+ * {@link #untracked()}: the agent then stops the kernel from trusting the log. Works
  * on the tree of one method at a time; one instance per class, not thread-safe.
  */
 final class ArrayWriteBarrier {
@@ -53,11 +54,16 @@ final class ArrayWriteBarrier {
     private record Bridge(String name, String descriptor, Handle target, ArrayUse.Rule rule) {
     }
 
-    ArrayWriteBarrier(TypeResolver resolver, String className, boolean classIsInterface, int classVersion) {
+    /** Methods (name and descriptor) left as they are: the barrier would make them too large. */
+    private final java.util.Set<String> unbarriered;
+
+    ArrayWriteBarrier(TypeResolver resolver, String className, boolean classIsInterface, int classVersion,
+                      java.util.Set<String> unbarriered) {
         this.resolver = resolver;
         this.className = className;
         this.classIsInterface = classIsInterface;
         this.classVersion = classVersion & 0xFFFF;
+        this.unbarriered = unbarriered;
     }
 
     /** @return how many stores and calls now log */
@@ -72,6 +78,16 @@ final class ArrayWriteBarrier {
 
     /** Adds the barrier to one method. */
     void rewrite(MethodNode method) {
+        if (unbarriered.contains(method.name + method.desc)) {
+            // Each store becomes a 3-byte call: a method of literal tables near the 64 KB limit
+            // (a static initializer, usually) would not fit. Its writes go unlogged, so the
+            // kernel compares every array at commit instead, as without the agent.
+            if (untracked == null) {
+                untracked = className.replace('/', '.') + "." + method.name + method.desc
+                        + " is too large for the array write barrier";
+            }
+            return;
+        }
         InsnList code = method.instructions;
         duplicated = false;
         for (AbstractInsnNode insn = code.getFirst(); insn != null; insn = insn.getNext()) {

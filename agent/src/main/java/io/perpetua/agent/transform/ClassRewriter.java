@@ -3,13 +3,16 @@ package io.perpetua.agent.transform;
 import org.objectweb.asm.ClassReader;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.ClassWriter;
+import org.objectweb.asm.MethodTooLargeException;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
 import org.objectweb.asm.commons.JSRInlinerAdapter;
 import org.objectweb.asm.commons.SerialVersionUIDAdder;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Rewrites one class file: the pipeline of one-concern adapters, in order
@@ -93,7 +96,18 @@ public final class ClassRewriter {
                 return new Result(Outcome.UNCHANGED, null, "already rewritten", logsArrayWrites(reader) ? null
                         : name.replace('/', '.') + " was rewritten before, by a Perpetua without the array write barrier");
             }
-            return transform(resolver, reader, info, capability);
+            Set<String> unbarriered = new HashSet<>();
+            while (true) {
+                try {
+                    return transform(resolver, reader, info, capability, unbarriered);
+                } catch (MethodTooLargeException e) {
+                    // once more without the array write barrier in that method, if that was what
+                    // pushed it over; a method too large even without it fails the class
+                    if (!unbarriered.add(e.getMethodName() + e.getDescriptor())) {
+                        throw e;
+                    }
+                }
+            }
         } catch (RewriteException e) {
             throw e;
         } catch (TypeResolver.UnresolvedTypeException e) {
@@ -103,7 +117,8 @@ public final class ClassRewriter {
         }
     }
 
-    private Result transform(TypeResolver resolver, ClassReader reader, ClassInfo info, Capability capability) {
+    private Result transform(TypeResolver resolver, ClassReader reader, ClassInfo info, Capability capability,
+                             Set<String> unbarriered) {
         boolean persistent = capability.isPersistent();
         boolean upgrade = persistent && (info.version & 0xFFFF) < Opcodes.V1_7;
         ClassWriter writer = new ClassWriter(reader, upgrade ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS) {
@@ -123,7 +138,7 @@ public final class ClassRewriter {
             chain = new PersistentMembersAdder(chain, info, resolver, capability.topMost, notes);
             chain = new ResidencyCheckAdder(chain);
         }
-        FieldAccessRedirector redirector = new FieldAccessRedirector(chain, resolver, persistent);
+        FieldAccessRedirector redirector = new FieldAccessRedirector(chain, resolver, persistent, unbarriered);
         chain = redirector;
         if (persistent && resolver.isSubtype(info.name, "java/io/Serializable")) {
             chain = new SerialVersionUIDAdder(chain);

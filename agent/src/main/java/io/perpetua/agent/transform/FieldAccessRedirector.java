@@ -38,10 +38,19 @@ final class FieldAccessRedirector extends ClassVisitor {
     /** Added to each method first, on the same tree (see {@link ArrayWriteBarrier}). */
     private ArrayWriteBarrier barrier;
 
-    FieldAccessRedirector(ClassVisitor next, TypeResolver resolver, boolean persistentClass) {
+    /** Methods (name and descriptor) the barrier would push past the JVM's code size limit. */
+    private final java.util.Set<String> unbarriered;
+
+    /**
+     * @param unbarriered the methods (name and descriptor) to leave without the array write
+     *        barrier: with it they would exceed the JVM's code size limit
+     */
+    FieldAccessRedirector(ClassVisitor next, TypeResolver resolver, boolean persistentClass,
+                          java.util.Set<String> unbarriered) {
         super(Opcodes.ASM9, next);
         this.resolver = resolver;
         this.persistentClass = persistentClass;
+        this.unbarriered = unbarriered;
     }
 
     /** @return how many field instructions were replaced by accessor calls */
@@ -58,7 +67,7 @@ final class FieldAccessRedirector extends ClassVisitor {
     public void visit(int version, int access, String name, String signature, String superName,
                       String[] interfaces) {
         className = name;
-        barrier = new ArrayWriteBarrier(resolver, name, (access & Opcodes.ACC_INTERFACE) != 0, version);
+        barrier = new ArrayWriteBarrier(resolver, name, (access & Opcodes.ACC_INTERFACE) != 0, version, unbarriered);
         super.visit(version, access, name, signature, superName, interfaces);
     }
 

@@ -118,8 +118,60 @@ class ClassShapesTest {
         assertInstanceOf(MethodTooLargeException.class, loader.events.failures.get(0).getCause());
     }
 
-    /** A class whose one method reads {@code p.id} n times (5 bytes each). */
-    private static byte[] bigClass(String name, int n, boolean isStatic) {
+    /**
+     * A static initializer of literal tables that fits the 64 KB limit, but not once each of its
+     * array stores (1 byte) becomes a logging call (3 bytes), as in Apache Commons Math's
+     * {@code FastMathLiteralArrays}: the class is rewritten with that one method left without
+     * the array write barrier, behaves as before, and tells the agent the log cannot be trusted.
+     */
+    @Test
+    void aMethodTheArrayBarrierWouldMakeTooLargeIsLeftWithoutIt() throws Exception {
+        byte[] bytes = tableClass("corpus/graph/Table", 6_000);
+        ClassRewriter.Result result = new ClassRewriter(ClassFilter.everything())
+                .rewrite(getClass().getClassLoader(), "corpus/graph/Table", bytes);
+        assertEquals(ClassRewriter.Outcome.REWRITTEN, result.outcome());
+        assertNotNull(result.arraysUntracked());
+        assertTrue(result.arraysUntracked().contains("corpus.graph.Table.<clinit>()V is too large"),
+                result.arraysUntracked());
+
+        RewritingClassLoader loader = new RewritingClassLoader("corpus.");
+        loader.add("corpus.graph.Table", bytes);
+        Class<?> table = loader.load("corpus.graph.Table");
+        assertEquals(List.of(), loader.events.failed);
+        assertTrue(Persistent.class.isAssignableFrom(table));
+        int[] values = (int[]) table.getField("VALUES").get(null);
+        assertEquals(6_000, values.length);
+        for (int i = 0; i < values.length; i++) {
+            assertEquals(i % 1000 * 7, values[i]);
+        }
+        assertEquals("", loader.verifyAll());
+    }
+
+    /** A class whose static initializer fills {@code VALUES} element by element: 10 bytes per element. */
+    private static byte[] tableClass(String name, int n) {
+        ClassWriter cw = publicClass(name);
+        cw.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL, "VALUES", "[I", null, null).visitEnd();
+        cw.visitField(Opcodes.ACC_PUBLIC, "count", "I", null, null).visitEnd();
+        MethodVisitor mv = cw.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
+        mv.visitCode();
+        mv.visitIntInsn(Opcodes.SIPUSH, n);
+        mv.visitIntInsn(Opcodes.NEWARRAY, Opcodes.T_INT);
+        mv.visitFieldInsn(Opcodes.PUTSTATIC, name, "VALUES", "[I");
+        for (int i = 0; i < n; i++) {
+            mv.visitFieldInsn(Opcodes.GETSTATIC, name, "VALUES", "[I");
+            mv.visitIntInsn(Opcodes.SIPUSH, i);
+            mv.visitIntInsn(Opcodes.SIPUSH, i % 1000 * 7);
+            mv.visitInsn(Opcodes.IASTORE);
+        }
+        mv.visitInsn(Opcodes.RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        cw.visitEnd();
+        return cw.toByteArray();
+    }
+
+    /** @return a writer holding a public class with a public no-argument constructor */
+    private static ClassWriter publicClass(String name) {
         ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
         cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, "java/lang/Object", null);
         MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
@@ -129,6 +181,12 @@ class ClassShapesTest {
         init.visitInsn(Opcodes.RETURN);
         init.visitMaxs(0, 0);
         init.visitEnd();
+        return cw;
+    }
+
+    /** A class whose one method reads {@code p.id} n times (5 bytes each). */
+    private static byte[] bigClass(String name, int n, boolean isStatic) {
+        ClassWriter cw = publicClass(name);
         MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC | (isStatic ? Opcodes.ACC_STATIC : 0), "sum",
                 "(Lcorpus/graph/Part;)I", null, null);
         mv.visitCode();
