@@ -46,6 +46,10 @@ public final class Scenario {
         Frozen f = Frozen.cycle();
         out.append(f.walk()).append(' ').append(f.cache).append('\n');
 
+        out.append("constants ").append(Constants.TOTAL).append('\n');
+        Ring ring = new Ring("ring", 12, 2.0, 1.0);
+        ring.widen(0.5);
+        out.append(ring.describe()).append(' ').append(ring.name()).append('\n');
         try {
             out.append(new Compressor("persist me, persist me, persist me").roundTrip()).append('\n');
         } catch (java.util.zip.DataFormatException e) {

@@ -6,10 +6,11 @@
  * <ul>
  *   <li>It implements {@link io.perpetua.runtime.Persistent}.</li>
  *   <li>The top-most rewritten class of a hierarchy declares two instance fields:
- *       {@code public transient byte $perpetua$state} (one of {@link io.perpetua.runtime.ObjectState}'s
+ *       {@code protected transient byte $perpetua$state} (one of {@link io.perpetua.runtime.ObjectState}'s
  *       constants; 0, {@code TRANSIENT}, is what a constructor leaves) and
- *       {@code public transient io.perpetua.runtime.ObjectHandle $perpetua$handle}, and implements
- *       the four accessor methods of {@code Persistent} on them.</li>
+ *       {@code protected transient io.perpetua.runtime.ObjectHandle $perpetua$handle}, and implements
+ *       the four accessor methods of {@code Persistent} on them. Protected, so that code
+ *       reflecting over a class's public fields does not meet them.</li>
  *   <li>Every rewritten class declares {@code $perpetua$write(RecordWriter)} and
  *       {@code $perpetua$read(RecordReader)}: each first calls the super-class's version when
  *       the super-class is rewritten, then writes (reads) its own <em>persistent fields</em> in
@@ -20,9 +21,11 @@
  *       derives the same layout by reflection, once per class, to build the class descriptor.</li>
  *   <li>Every concrete rewritten class has a creation proxy: a constructor that runs no user
  *       code (it calls the super-class's proxy constructor, or the no-argument constructor of
- *       the first non-rewritten super-class), and its static initializer calls
- *       {@link io.perpetua.runtime.PersistentClasses#register} with a
- *       {@link io.perpetua.runtime.HollowFactory} that invokes it.</li>
+ *       the first non-rewritten super-class), called by its private static
+ *       {@code $perpetua$new()}; its static initializer calls
+ *       {@code PersistentClasses.register(C.class, MethodHandles.lookup())}, from which
+ *       {@link io.perpetua.runtime.PersistentClasses#factory} makes, when first asked, a
+ *       {@link io.perpetua.runtime.HollowFactory} that calls {@code $perpetua$new()}.</li>
  *   <li>Reading a persistent field: the field first, and only if it holds its default value
  *       ({@code 0}, {@code false}, {@code null}), {@code if ($perpetua$state == ObjectState.HOLLOW)
  *       { Residency.load(this); } }, {@code VarHandle.acquireFence()} and the field again (also
@@ -35,7 +38,7 @@
  *       Writing a field: {@code if ($perpetua$state < 0) Residency.beforeWrite(this);} then the
  *       field. {@link io.perpetua.runtime.Residency} is the only slow path.</li>
  *   <li>Every persistent field of an array type {@code T[]} has a <em>lazy marker</em>:
- *       {@code public static final T[] $perpetua$lazy$<field> = new T[0]}, set first in the
+ *       {@code private static final T[] $perpetua$lazy$<field> = new T[0]}, set first in the
  *       static initializer. A fill may leave the marker in the field instead of decoding the
  *       stored array; its read then adds, after the value-first read,
  *       {@code if (v == $perpetua$lazy$f) { Residency.materialize(this, $perpetua$lazy$f); }}

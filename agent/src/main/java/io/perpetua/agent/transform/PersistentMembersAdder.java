@@ -119,7 +119,8 @@ final class PersistentMembersAdder extends ClassVisitor {
             addNewHollow();
         }
         for (ClassInfo.Member f : lazyFields()) {
-            super.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC,
+            // private: only the field's own getter reads it (the kernel, by reflection, once per class)
+            super.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC,
                     Protocol.LAZY + f.name(), f.descriptor(), null, null).visitEnd();
         }
         if (needsClinit() && !hasClinit) {
@@ -138,7 +139,10 @@ final class PersistentMembersAdder extends ClassVisitor {
     }
 
     private void addStateAndHandle() {
-        int fieldAccess = Opcodes.ACC_PUBLIC | Opcodes.ACC_TRANSIENT | Opcodes.ACC_SYNTHETIC;
+        // Protected, not public: code that reflects over a class's public fields (PostgreSQL's
+        // Oid reads every one as a static int constant) must not meet them. Subclasses in other
+        // packages reach them, through their own type, as protected members allow.
+        int fieldAccess = Opcodes.ACC_PROTECTED | Opcodes.ACC_TRANSIENT | Opcodes.ACC_SYNTHETIC;
         // Not volatile: the check on every field access must stay a plain load the JIT can reuse
         // and hoist; the kernel publishes a filled object with a release fence (see core's
         // io.perpetua.runtime package documentation).

@@ -61,7 +61,8 @@ class CorpusTest {
         for (String name : List.of("corpus.shapes.Shape", "corpus.shapes.Polygon", "corpus.shapes.Square",
                 "corpus.shapes.Circle", "corpus.access.Outer", "corpus.access.Outer$Inner", "corpus.access.Outer$Nested",
                 "corpus.access.Outer$1", "corpus.access.Outer$1Local", "corpus.access.Box", "corpus.access.IntBox",
-                "corpus.access.Counter", "corpus.access.Frozen", "corpus.shapes.Scenario")) {
+                "corpus.access.Counter", "corpus.access.Frozen", "corpus.access.Compressor", "corpus.access.Constants", "corpus.access.Ring",
+                "corpus.shapes.Scenario")) {
             assertTrue(Persistent.class.isAssignableFrom(loader.load(name)), name);
         }
         for (String name : List.of("corpus.shapes.Named", "corpus.access.Op", "corpus.access.Op$1",
@@ -72,6 +73,7 @@ class CorpusTest {
         assertDeclaresState(loader.load("corpus.shapes.Shape"), true);
         assertDeclaresState(loader.load("corpus.shapes.Polygon"), false);
         assertDeclaresState(loader.load("corpus.shapes.Square"), false);
+        assertDeclaresState(loader.load("corpus.access.Ring"), false); // below Shape, in another package
         // a record is not persistent-capable, but its accesses to Counter's fields are redirected
         assertTrue(loader.events.rewritten.stream().anyMatch(s -> s.startsWith("corpus.access.Pair: record")
                 && s.contains("field accesses redirected")), loader.events.rewritten::toString);
@@ -84,7 +86,7 @@ class CorpusTest {
                 found = true;
                 assertEquals(byte.class, f.getType());
                 assertTrue(!Modifier.isVolatile(f.getModifiers()) && Modifier.isTransient(f.getModifiers())
-                        && Modifier.isPublic(f.getModifiers()), "public transient, and plain: see io.perpetua.runtime");
+                        && Modifier.isProtected(f.getModifiers()), "protected transient, and plain: see io.perpetua.runtime");
             }
         }
         assertEquals(declares, found, c.getName());
@@ -233,5 +235,22 @@ class CorpusTest {
         assertEquals(16.0, Reflect.call(hollow, "area"));
         assertNotNull(((Persistent) hollow).$perpetua$handle());
         assertTrue(ObjectHandle.class.isInstance(((Persistent) hollow).$perpetua$handle()));
+    }
+
+    /** The state field is protected: a subclass in another package reads and writes it through its own type. */
+    @Test
+    void aSubclassInAnotherPackageFaultsInAndMarksItselfDirty() {
+        RewritingClassLoader loader = loadAll();
+        Object ring = Reflect.make(loader.load("corpus.access.Ring"), "r", 3, 2.0, 1.0);
+        MiniStore store = new MiniStore();
+        Object hollow = store.fetch(store.save(ring));
+        assertEquals(ObjectState.HOLLOW, ((Persistent) hollow).$perpetua$state());
+        assertEquals(Reflect.call(ring, "describe"), Reflect.call(hollow, "describe"));
+        assertEquals(ObjectState.CLEAN, ((Persistent) hollow).$perpetua$state());
+        Reflect.call(hollow, "widen", 0.5);
+        assertEquals(ObjectState.DIRTY, ((Persistent) hollow).$perpetua$state());
+        Reflect.call(ring, "widen", 0.5);
+        assertEquals(Reflect.call(ring, "describe"), Reflect.call(hollow, "describe"));
+        assertEquals("", loader.verifyAll());
     }
 }

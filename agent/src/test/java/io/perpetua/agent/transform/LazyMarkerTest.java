@@ -27,7 +27,9 @@ class LazyMarkerTest {
     void anArrayFieldHoldingItsMarkerIsDecodedBeforeAnyCodeSeesIt() throws Exception {
         Class<?> partType = new RewritingClassLoader("corpus.").load("corpus.graph.Part");
         Field markerField = partType.getDeclaredField(Protocol.LAZY + "to");
-        assertTrue(Modifier.isStatic(markerField.getModifiers()) && Modifier.isFinal(markerField.getModifiers()));
+        assertTrue(Modifier.isStatic(markerField.getModifiers()) && Modifier.isFinal(markerField.getModifiers())
+                && Modifier.isPrivate(markerField.getModifiers()), "private static final: no public member is added");
+        markerField.setAccessible(true); // as the kernel reads it
         Object marker = markerField.get(null);
         assertSame(partType.arrayType(), marker.getClass(), "a marker of the field's own type");
         assertEquals(0, Array.getLength(marker));
