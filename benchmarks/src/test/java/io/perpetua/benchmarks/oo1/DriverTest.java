@@ -1,16 +1,15 @@
 package io.perpetua.benchmarks.oo1;
 
+import io.perpetua.benchmarks.AgentJar;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +23,7 @@ class DriverTest {
 
     @Test
     void tinyComparisonRunsForkedAndWritesTableJsonAndSvg(@TempDir Path out) throws Exception {
-        Path agent = agentJar();
+        Path agent = AgentJar.find();
         List<String> args = new ArrayList<>(List.of("--sizes", "tiny", "--hot", "2", "--heap", "512m",
                 "--out", out.toString(),
                 "--rows", "transient,rocksdb,perpetua-rocksdb,perpetua-rocksdb-preload,perpetua-file"));
@@ -51,18 +50,5 @@ class DriverTest {
         Matcher m = Pattern.compile("\"row\": \"" + Pattern.quote(row) + "\",[^}]*?\"status\": \"([a-z]+)\"",
                 Pattern.DOTALL).matcher(json);
         return m.find() ? m.group(1) : "(absent)";
-    }
-
-    /** @return the agent jar built by the agent module, or null */
-    private static Path agentJar() throws IOException {
-        Path target = Path.of("..", "agent", "target");
-        if (!Files.isDirectory(target)) {
-            return null;
-        }
-        try (Stream<Path> s = Files.list(target)) {
-            return s.filter(p -> p.getFileName().toString().matches("perpetua-agent-[^/]*\\.jar"))
-                    .filter(p -> !p.getFileName().toString().contains("sources"))
-                    .findFirst().map(Path::toAbsolutePath).orElse(null);
-        }
     }
 }
