@@ -47,7 +47,8 @@
  *       is always decoded with its object.</li>
  *   <li>Every application class, persistent-capable or not, logs its array writes: each array
  *       store instruction becomes a call of {@link io.perpetua.runtime.ArrayWrites}'s matching
- *       {@code *store} method; {@code System.arraycopy} becomes {@code ArrayWrites.arraycopy};
+ *       {@code *store} method (except the element stores of an array literal, which fill an
+ *       array that is only on the operand stack); {@code System.arraycopy} becomes {@code ArrayWrites.arraycopy};
  *       around a call of a JDK method that takes or returns arrays, each one is passed to
  *       {@code ArrayWrites.written} (the method writes it during the call) or
  *       {@code ArrayWrites.escape} (it may keep it and write it later), as the agent's

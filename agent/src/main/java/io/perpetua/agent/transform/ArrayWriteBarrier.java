@@ -9,12 +9,20 @@ import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.InsnList;
 import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.InvokeDynamicInsnNode;
+import org.objectweb.asm.tree.JumpInsnNode;
+import org.objectweb.asm.tree.LabelNode;
+import org.objectweb.asm.tree.LineNumberNode;
+import org.objectweb.asm.tree.LookupSwitchInsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TableSwitchInsnNode;
+import org.objectweb.asm.tree.TryCatchBlockNode;
 import org.objectweb.asm.tree.VarInsnNode;
 
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The array write barrier, added to every method of every application class (see
@@ -90,9 +98,15 @@ final class ArrayWriteBarrier {
         }
         InsnList code = method.instructions;
         duplicated = false;
+        Set<LabelNode> targets = null;
         for (AbstractInsnNode insn = code.getFirst(); insn != null; insn = insn.getNext()) {
             int op = insn.getOpcode();
-            if (op >= Opcodes.IASTORE && op <= Opcodes.SASTORE) {
+            if (op == Opcodes.NEWARRAY || op == Opcodes.ANEWARRAY) {
+                if (targets == null) {
+                    targets = jumpTargets(method);
+                }
+                insn = literalStores(insn, targets);
+            } else if (op >= Opcodes.IASTORE && op <= Opcodes.SASTORE) {
                 String[] store = STORES[op - Opcodes.IASTORE];
                 AbstractInsnNode call = new MethodInsnNode(Opcodes.INVOKESTATIC, RUNTIME, store[0], store[1], false);
                 code.set(insn, call);
@@ -111,6 +125,78 @@ final class ArrayWriteBarrier {
             // hand an array to the JDK at their deepest point, as H2 has 22 of.
             method.maxStack += 1;
         }
+    }
+
+    /**
+     * Steps over the element stores of an array literal ({@code new int[] {1, 2, 3}}: after the
+     * array is made, {@code DUP}, index, constant, store, for each element), which keep no
+     * barrier: until the last of them the array is only on the operand stack, so nothing
+     * persistent can hold it, and a store to an array no record holds needs no log. Literal
+     * tables are the largest methods there are (Commons Math's {@code FastMathLiteralArrays}):
+     * logged, they would grow by two bytes an element. The pattern stops at anything else, and
+     * at a jump target (control could arrive there with another array on the stack).
+     *
+     * @param created the {@code NEWARRAY} or {@code ANEWARRAY}
+     * @return the last instruction of the literal's stores, or {@code created} if there are none
+     */
+    private static AbstractInsnNode literalStores(AbstractInsnNode created, Set<LabelNode> targets) {
+        AbstractInsnNode last = created;
+        while (true) {
+            AbstractInsnNode dup = next(last, targets);
+            AbstractInsnNode index = next(dup, targets);
+            AbstractInsnNode value = next(index, targets);
+            AbstractInsnNode store = next(value, targets);
+            if (dup == null || dup.getOpcode() != Opcodes.DUP || !pushesConstant(index) || !pushesConstant(value)
+                    || store == null || store.getOpcode() < Opcodes.IASTORE || store.getOpcode() > Opcodes.SASTORE) {
+                return last;
+            }
+            last = store;
+        }
+    }
+
+    /** @return the next real instruction, stepping over line numbers and labels no jump targets; or null */
+    private static AbstractInsnNode next(AbstractInsnNode insn, Set<LabelNode> targets) {
+        if (insn == null) {
+            return null;
+        }
+        for (AbstractInsnNode n = insn.getNext(); n != null; n = n.getNext()) {
+            if (n instanceof LabelNode label) {
+                if (targets.contains(label)) {
+                    return null;
+                }
+            } else if (!(n instanceof LineNumberNode)) {
+                return n.getOpcode() < 0 ? null : n; // a frame: a jump target, stop
+            }
+        }
+        return null;
+    }
+
+    private static boolean pushesConstant(AbstractInsnNode insn) {
+        if (insn == null) {
+            return false;
+        }
+        int op = insn.getOpcode();
+        return op >= Opcodes.ACONST_NULL && op <= Opcodes.SIPUSH || op == Opcodes.LDC;
+    }
+
+    /** @return the labels control can arrive at other than by falling through */
+    private static Set<LabelNode> jumpTargets(MethodNode method) {
+        Set<LabelNode> targets = new HashSet<>();
+        for (AbstractInsnNode insn = method.instructions.getFirst(); insn != null; insn = insn.getNext()) {
+            if (insn instanceof JumpInsnNode j) {
+                targets.add(j.label);
+            } else if (insn instanceof TableSwitchInsnNode t) {
+                targets.add(t.dflt);
+                targets.addAll(t.labels);
+            } else if (insn instanceof LookupSwitchInsnNode l) {
+                targets.add(l.dflt);
+                targets.addAll(l.labels);
+            }
+        }
+        for (TryCatchBlockNode t : method.tryCatchBlocks) {
+            targets.add(t.handler);
+        }
+        return targets;
     }
 
     /**

@@ -147,6 +147,91 @@ class ClassShapesTest {
         assertEquals("", loader.verifyAll());
     }
 
+    /**
+     * An array literal's element stores keep no barrier (until its last store the array is only
+     * on the operand stack: nothing persistent can hold it), so a literal table as large as the
+     * limit allows is rewritten whole and the log stays trusted; a store into an array that came
+     * from anywhere else is logged, as is one after a jump target inside the pattern.
+     */
+    @Test
+    void anArrayLiteralsStoresNeedNoBarrier() throws Exception {
+        byte[] bytes = literalTableClass("corpus/graph/Literal", 7_000);
+        ClassRewriter.Result result = new ClassRewriter(ClassFilter.everything())
+                .rewrite(getClass().getClassLoader(), "corpus/graph/Literal", bytes);
+        assertEquals(ClassRewriter.Outcome.REWRITTEN, result.outcome());
+        assertNull(result.arraysUntracked());
+        // poke's store, and the store after the jump target in branchy(); none of the literal's 7,002
+        assertTrue(result.detail().contains(" 2 array writes logged"), result.detail());
+
+        RewritingClassLoader loader = new RewritingClassLoader("corpus.");
+        loader.add("corpus.graph.Literal", bytes);
+        Class<?> literal = loader.load("corpus.graph.Literal");
+        int[] values = (int[]) literal.getField("VALUES").get(null);
+        assertEquals(7_000, values.length);
+        assertEquals(6_999 % 1000 * 7, values[6_999]);
+        int[] branchy = (int[]) literal.getMethod("branchy", boolean.class).invoke(null, true);
+        assertEquals(List.of(1, 2), List.of(branchy[0], branchy[1]));
+        assertEquals("", loader.verifyAll());
+    }
+
+    /**
+     * A class whose static initializer sets {@code VALUES} to an n-element literal (9 bytes an
+     * element, as javac writes one), with {@code poke(int[])}, a store into a parameter, and
+     * {@code branchy(boolean)}, a two-element literal whose second store follows a jump target.
+     */
+    private static byte[] literalTableClass(String name, int n) {
+        ClassWriter cw = publicClass(name);
+        cw.visitField(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL, "VALUES", "[I", null, null).visitEnd();
+        MethodVisitor mv = cw.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
+        mv.visitCode();
+        mv.visitIntInsn(Opcodes.SIPUSH, n);
+        mv.visitIntInsn(Opcodes.NEWARRAY, Opcodes.T_INT);
+        for (int i = 0; i < n; i++) {
+            mv.visitInsn(Opcodes.DUP);
+            mv.visitIntInsn(Opcodes.SIPUSH, i);
+            mv.visitIntInsn(Opcodes.SIPUSH, i % 1000 * 7);
+            mv.visitInsn(Opcodes.IASTORE);
+        }
+        mv.visitFieldInsn(Opcodes.PUTSTATIC, name, "VALUES", "[I");
+        mv.visitInsn(Opcodes.RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+
+        mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "poke", "([I)V", null, null);
+        mv.visitCode();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitInsn(Opcodes.ICONST_0);
+        mv.visitInsn(Opcodes.ICONST_5);
+        mv.visitInsn(Opcodes.IASTORE);
+        mv.visitInsn(Opcodes.RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+
+        // int[] a = new int[2]; a[0] = 1 as a literal; then a jump lands on the second store's DUP
+        mv = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "branchy", "(Z)[I", null, null);
+        mv.visitCode();
+        org.objectweb.asm.Label target = new org.objectweb.asm.Label();
+        mv.visitInsn(Opcodes.ICONST_2);
+        mv.visitIntInsn(Opcodes.NEWARRAY, Opcodes.T_INT);
+        mv.visitInsn(Opcodes.DUP);
+        mv.visitInsn(Opcodes.ICONST_0);
+        mv.visitInsn(Opcodes.ICONST_1);
+        mv.visitInsn(Opcodes.IASTORE);
+        mv.visitVarInsn(Opcodes.ILOAD, 0);
+        mv.visitJumpInsn(Opcodes.IFEQ, target);
+        mv.visitLabel(target);
+        mv.visitFrame(Opcodes.F_SAME1, 0, null, 1, new Object[] {"[I"});
+        mv.visitInsn(Opcodes.DUP);
+        mv.visitInsn(Opcodes.ICONST_1);
+        mv.visitInsn(Opcodes.ICONST_2);
+        mv.visitInsn(Opcodes.IASTORE);
+        mv.visitInsn(Opcodes.ARETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        cw.visitEnd();
+        return cw.toByteArray();
+    }
+
     /** A class whose static initializer fills {@code VALUES} element by element: 10 bytes per element. */
     private static byte[] tableClass(String name, int n) {
         ClassWriter cw = publicClass(name);
