@@ -1,9 +1,9 @@
 package io.perpetua.benchmarks.startup;
 
 import io.perpetua.benchmarks.AgentJar;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +18,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Real libraries, unmodified, under the real agent in forked JVMs: every class of each is loaded
  * and initialized, and each is either rewritten or fails only because a class it needs from an
- * optional dependency is not on the class path; and H2 runs SQL with the agent and answers as it
- * does without. Skipped when the agent module was not packaged.
+ * optional dependency is not on the class path; and H2, EclipseStore and Commons Math each do
+ * some work with the agent and answer as they do without. Skipped when the agent module was not
+ * packaged.
  */
 class LibrariesUnderTheAgentTest {
 
@@ -52,13 +53,17 @@ class LibrariesUnderTheAgentTest {
         assertTrue(failed <= 8, "failed: " + failed + "\n" + rewritten);
     }
 
-    @Test
-    void h2AnswersTheSameWithTheAgent() throws Exception {
+    /** Each workout prints its results; with the agent (which halts the JVM if a class fails to rewrite) they must not change. */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(classes = {H2Workout.class, EclipseStoreWorkout.class, CommonsMathWorkout.class})
+    void aLibraryAnswersTheSameWithTheAgent(Class<?> workout) throws Exception {
         Path agent = AgentJar.find();
         assumeTrue(agent != null, "no agent jar in agent/target");
-        String plain = run(null, H2Workout.class.getName());
-        String rewritten = run("-javaagent:" + agent + "=failFast", H2Workout.class.getName());
-        assertTrue(plain.contains("part-type9 667 "), plain);
+        String plain = run(null, workout.getName());
+        String rewritten = run("-javaagent:" + agent + "=failFast", workout.getName());
+        assertTrue(plain.lines().count() >= 2, plain);
+        // and the agent says nothing: no class failed, and the array write log is still trusted
+        // (Commons Math's literal tables once made it give up on the log for the whole JVM)
         assertEquals(plain, rewritten);
     }
 
