@@ -1,6 +1,7 @@
 package io.perpetua.benchmarks.startup;
 
 import io.perpetua.benchmarks.AgentJar;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -18,9 +19,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * Real libraries, unmodified, under the real agent in forked JVMs: every class of each is loaded
  * and initialized, and each is either rewritten or fails only because a class it needs from an
- * optional dependency is not on the class path; and H2, EclipseStore and Commons Math each do
- * some work with the agent and answer as they do without. Skipped when the agent module was not
- * packaged.
+ * optional dependency is not on the class path; H2, EclipseStore, Commons Math, Jackson, Gson
+ * and Guava each do some work with the agent and answer as they do without; and Jackson writes
+ * persistent objects read back from a store as it wrote them before. Skipped when the agent
+ * module was not packaged.
  */
 class LibrariesUnderTheAgentTest {
 
@@ -31,6 +33,9 @@ class LibrariesUnderTheAgentTest {
         "org/eclipse/store/storage, org.eclipse.store.storage.types.StorageManager",
         "org/apache/commons/math3, org.apache.commons.math3.util.FastMath",
         "org/openjdk/jmh, org.openjdk.jmh.Main",
+        "com/google/common, com.google.common.collect.ImmutableList",
+        "com/fasterxml/jackson, com.fasterxml.jackson.databind.ObjectMapper",
+        "com/google/gson, com.google.gson.Gson",
     })
     void everyClassIsRewrittenOrNamesTheMissingDependency(String pkg, String anchor) throws Exception {
         Path agent = AgentJar.find();
@@ -55,7 +60,8 @@ class LibrariesUnderTheAgentTest {
 
     /** Each workout prints its results; with the agent (which halts the JVM if a class fails to rewrite) they must not change. */
     @ParameterizedTest(name = "{0}")
-    @ValueSource(classes = {H2Workout.class, EclipseStoreWorkout.class, CommonsMathWorkout.class})
+    @ValueSource(classes = {H2Workout.class, EclipseStoreWorkout.class, CommonsMathWorkout.class,
+        SerializersWorkout.class, GuavaWorkout.class})
     void aLibraryAnswersTheSameWithTheAgent(Class<?> workout) throws Exception {
         Path agent = AgentJar.find();
         assumeTrue(agent != null, "no agent jar in agent/target");
@@ -65,6 +71,21 @@ class LibrariesUnderTheAgentTest {
         // and the agent says nothing: no class failed, and the array write log is still trusted
         // (Commons Math's literal tables once made it give up on the log for the whole JVM)
         assertEquals(plain, rewritten);
+    }
+
+    /**
+     * Jackson writes beans read back from a store, hollow, as it wrote them before they were
+     * stored: its getters are rewritten code, so each fills its object.
+     */
+    @Test
+    void jacksonWritesPersistentObjectsReadBackAsItWroteThem() throws Exception {
+        Path agent = AgentJar.find();
+        assumeTrue(agent != null, "no agent jar in agent/target");
+        String[] lines = run("-javaagent:" + agent + "=failFast", "--enable-native-access=ALL-UNNAMED",
+                PersistedJsonWorkout.class.getName()).split("\n");
+        assertTrue(lines[0].startsWith("{\"codes\":[5,25,-5],\"id\":5,\"name\":\"customer-5\""), lines[0]);
+        assertEquals(lines[0], lines[1]);
+        assertTrue(lines[2].matches("[1-9][0-9]* records read"), lines[2]);
     }
 
     /** "loaded N classes (F initializers failed)", without the time. */
@@ -77,16 +98,27 @@ class LibrariesUnderTheAgentTest {
         throw new AssertionError("no count in:\n" + output);
     }
 
-    /** Runs a main class in a new JVM with this class path; @return its output, standard error included */
-    private static String run(String agentArgument, String... mainAndArgs) throws IOException, InterruptedException {
+    /**
+     * Runs a main class in a new JVM with this class path.
+     *
+     * @param agentArgument the {@code -javaagent} option, or null for none
+     * @param jvmOptionsAndMain more JVM options, if any (each starting with {@code -}), then the
+     *        main class and its arguments
+     * @return its output, standard error included
+     */
+    private static String run(String agentArgument, String... jvmOptionsAndMain) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         if (agentArgument != null) {
             cmd.add(agentArgument);
         }
+        int main = 0;
+        while (jvmOptionsAndMain[main].startsWith("-")) {
+            cmd.add(jvmOptionsAndMain[main++]);
+        }
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
-        cmd.addAll(List.of(mainAndArgs));
+        cmd.addAll(List.of(jvmOptionsAndMain).subList(main, jvmOptionsAndMain.length));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, p.waitFor(), output);
