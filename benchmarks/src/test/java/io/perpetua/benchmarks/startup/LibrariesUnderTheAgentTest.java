@@ -74,6 +74,22 @@ class LibrariesUnderTheAgentTest {
     }
 
     /**
+     * PostgreSQL's JDBC driver against a real server, when one is given (CI starts one): the
+     * driver could not even start under the agent before its added fields became protected.
+     */
+    @Test
+    void postgresAnswersTheSameWithTheAgent() throws Exception {
+        Path agent = AgentJar.find();
+        assumeTrue(agent != null, "no agent jar in agent/target");
+        assumeTrue(System.getenv("PERPETUA_OO1_PG_URL") != null,
+                "no PostgreSQL server: set PERPETUA_OO1_PG_URL (and _USER, _PASSWORD)");
+        String plain = run(null, PostgresWorkout.class.getName());
+        String rewritten = run("-javaagent:" + agent + "=failFast", PostgresWorkout.class.getName());
+        assertTrue(plain.startsWith("part-type0 200 "), plain);
+        assertEquals(plain, rewritten);
+    }
+
+    /**
      * Jackson writes beans read back from a store, hollow, as it wrote them before they were
      * stored: its getters are rewritten code, so each fills its object.
      */
