@@ -123,8 +123,10 @@ final class ContainerScan {
         int[] all = new int[n];
         n = 0;
         for (int k = 0; k < chunks; k++) {
-            System.arraycopy(changed[k] == null ? all : changed[k], 0, all, n, changedCounts[k]);
-            n += changedCounts[k];
+            if (changedCounts[k] > 0) {
+                System.arraycopy(changed[k], 0, all, n, changedCounts[k]);
+                n += changedCounts[k];
+            }
         }
         return all;
     }

@@ -48,6 +48,8 @@ final class Containers {
      * (immutable, unmodifiable, fixed-size). Plain data, no lambdas: this class is initialized
      * the first time a program meets a container, and 25 method references made that take 10
      * to 30 ms of a cold run (one generated class each) where the table takes a fraction of one.
+     * Its mutable classes are the ones {@link #newCollection} and {@link #newMap} make
+     * (TypesRoundTripTest reads back one of each).
      */
     private static final Map<Class<?>, Kind> KINDS = new HashMap<>();
     /** Mutable collections and maps whose order is given by a comparator (null: natural order). */

@@ -27,6 +27,7 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayDeque;
+import java.util.Collection;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
@@ -167,6 +168,43 @@ class TypesRoundTripTest {
             assertSame(value.getClass(), Containers.storedClass(back), "mutable containers keep their class");
             assertInstanceOf(value.getClass(), back, "a loaded container is an instance of its JDK class");
         }
+    }
+
+    /**
+     * Containers names the mutable JDK collections and maps twice, by kind and in the code that
+     * makes an empty one to fill: every one it names comes back as its own class with its contents.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("mutableContainers")
+    void everyMutableJdkContainerComesBackAsItsOwnClass(String what, Object value) {
+        Object back = roundTrip(value);
+        assertSame(value.getClass(), Containers.storedClass(back), what);
+        if (value instanceof Map<?, ?> m) {
+            assertEquals(new TreeMap<>(m), new TreeMap<>((Map<?, ?>) back), what);
+        } else {
+            assertEquals(((Collection<?>) value).stream().map(String::valueOf).sorted().toList(),
+                    ((Collection<?>) back).stream().map(String::valueOf).sorted().toList(), what);
+        }
+    }
+
+    static Stream<Arguments> mutableContainers() {
+        List<String> three = List.of("b", "a", "c");
+        Map<String, Integer> two = Map.of("k", 1, "l", 2);
+        return Stream.of(new ArrayList<>(three), new LinkedList<>(three), new ArrayDeque<>(three), new HashSet<>(three),
+                new LinkedHashSet<>(three), new java.util.Vector<>(three), stack(three),
+                new java.util.concurrent.CopyOnWriteArrayList<>(three), new java.util.concurrent.CopyOnWriteArraySet<>(three),
+                new java.util.concurrent.ConcurrentLinkedQueue<>(three), new java.util.concurrent.ConcurrentLinkedDeque<>(three),
+                new TreeSet<>(three), new java.util.concurrent.ConcurrentSkipListSet<>(three),
+                new java.util.PriorityQueue<>(three), new HashMap<>(two), new LinkedHashMap<>(two),
+                new java.util.Hashtable<>(two), new java.util.concurrent.ConcurrentHashMap<>(two),
+                new java.util.IdentityHashMap<>(two), new TreeMap<>(two), new java.util.concurrent.ConcurrentSkipListMap<>(two))
+                .map(c -> Arguments.of(c.getClass().getSimpleName(), c));
+    }
+
+    private static java.util.Stack<String> stack(List<String> elements) {
+        java.util.Stack<String> s = new java.util.Stack<>();
+        s.addAll(elements);
+        return s;
     }
 
     @Test

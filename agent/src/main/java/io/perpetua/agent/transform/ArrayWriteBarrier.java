@@ -53,6 +53,8 @@ final class ArrayWriteBarrier {
     private final int classVersion;
     /** By target; in order of creation, so that the class file does not depend on hashing. */
     private final Map<String, Bridge> bridges = new LinkedHashMap<>();
+    /** Methods (name and descriptor) left as they are: the barrier would make them too large. */
+    private final Set<String> unbarriered;
     private String untracked;
     private int barriers;
     /** Whether {@link #rewrite} put a DUP into the method it is rewriting. */
@@ -62,11 +64,8 @@ final class ArrayWriteBarrier {
     private record Bridge(String name, String descriptor, Handle target, ArrayUse.Rule rule) {
     }
 
-    /** Methods (name and descriptor) left as they are: the barrier would make them too large. */
-    private final java.util.Set<String> unbarriered;
-
     ArrayWriteBarrier(TypeResolver resolver, String className, boolean classIsInterface, int classVersion,
-                      java.util.Set<String> unbarriered) {
+                      Set<String> unbarriered) {
         this.resolver = resolver;
         this.className = className;
         this.classIsInterface = classIsInterface;

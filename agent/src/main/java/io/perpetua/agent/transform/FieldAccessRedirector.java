@@ -12,6 +12,7 @@ import org.objectweb.asm.tree.analysis.Frame;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Turns every {@code GETFIELD}/{@code PUTFIELD} on a field of a persistent-capable class into a
@@ -39,14 +40,14 @@ final class FieldAccessRedirector extends ClassVisitor {
     private ArrayWriteBarrier barrier;
 
     /** Methods (name and descriptor) the barrier would push past the JVM's code size limit. */
-    private final java.util.Set<String> unbarriered;
+    private final Set<String> unbarriered;
 
     /**
      * @param unbarriered the methods (name and descriptor) to leave without the array write
      *        barrier: with it they would exceed the JVM's code size limit
      */
     FieldAccessRedirector(ClassVisitor next, TypeResolver resolver, boolean persistentClass,
-                          java.util.Set<String> unbarriered) {
+                          Set<String> unbarriered) {
         super(Opcodes.ASM9, next);
         this.resolver = resolver;
         this.persistentClass = persistentClass;

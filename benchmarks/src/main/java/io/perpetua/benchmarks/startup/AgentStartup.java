@@ -1,8 +1,6 @@
 package io.perpetua.benchmarks.startup;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -94,34 +92,39 @@ public final class AgentStartup {
 
     /** @return the child's count line and its time in milliseconds */
     private static String[] fork(String agent, String pkg) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        if (agent != null) {
-            cmd.add("-javaagent:" + agent);
-        }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(AgentStartup.class.getName());
-        cmd.add(CHILD);
-        cmd.add(pkg);
-        Process process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String last = null;
-        StringBuilder all = new StringBuilder();
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                all.append(line).append('\n');
-                if (line.startsWith("loaded ")) {
-                    last = line;
-                }
-            }
-        }
-        if (process.waitFor() != 0 || last == null) {
-            throw new IllegalStateException("child failed (" + String.join(" ", cmd) + "):\n" + all);
-        }
+        String output = java(agent == null ? List.of() : List.of("-javaagent:" + agent), AgentStartup.class.getName(),
+                CHILD, pkg);
+        String last = output.lines().filter(l -> l.startsWith("loaded ")).reduce((a, b) -> b)
+                .orElseThrow(() -> new IllegalStateException("the child printed no count:\n" + output));
         // "loaded N classes (F initializers failed) in T ms"
         String[] words = last.split(" ");
         String count = words[1] + " classes, " + last.substring(last.indexOf('(') + 1, last.indexOf(')'));
         return new String[] {count, words[words.length - 2]};
+    }
+
+    /**
+     * Runs a main class in a new JVM with this JVM's java and class path.
+     *
+     * @param jvmOptions options before the class path ({@code -javaagent:...}, say)
+     * @param mainAndArgs the main class, then its arguments
+     * @return what it printed, standard error included
+     * @throws IllegalStateException if it exits with a status other than 0 (the message holds
+     *         the command and the output)
+     */
+    public static String java(List<String> jvmOptions, String... mainAndArgs) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(jvmOptions);
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.addAll(List.of(mainAndArgs));
+        Process process = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        int status = process.waitFor();
+        if (status != 0) {
+            throw new IllegalStateException("exit status " + status + " (" + String.join(" ", cmd) + "):\n" + output);
+        }
+        return output;
     }
 
     /**
@@ -137,19 +140,22 @@ public final class AgentStartup {
         Class<?> from = anchor == null ? AgentStartup.class : Class.forName(anchor, false, loader);
         Path source = Path.of(java.net.URI.create(from.getProtectionDomain().getCodeSource().getLocation().toString()));
         List<String> names = new ArrayList<>();
+        List<String> entries = new ArrayList<>();
         if (Files.isDirectory(source)) {
             try (var files = Files.walk(source.resolve(pkg))) {
-                files.filter(f -> f.toString().endsWith(".class"))
-                        .forEach(f -> names.add(className(source.relativize(f).toString().replace('\\', '/'))));
+                files.forEach(f -> entries.add(source.relativize(f).toString().replace('\\', '/')));
             }
         } else {
             try (JarFile jar = new JarFile(source.toFile())) {
                 for (Enumeration<JarEntry> e = jar.entries(); e.hasMoreElements(); ) {
-                    String name = e.nextElement().getName();
-                    if (name.startsWith(pkg + "/") && name.endsWith(".class") && !name.contains("-")) {
-                        names.add(className(name));
-                    }
+                    entries.add(e.nextElement().getName());
                 }
+            }
+        }
+        for (String entry : entries) {
+            // not package-info or module-info, which are no classes to load
+            if (entry.startsWith(pkg + "/") && entry.endsWith(".class") && !entry.contains("-")) {
+                names.add(entry.substring(0, entry.length() - ".class".length()).replace('/', '.'));
             }
         }
         names.sort(null);
@@ -164,10 +170,6 @@ public final class AgentStartup {
         }
         double ms = (System.nanoTime() - t) / 1e6;
         return String.format(Locale.ROOT, "loaded %d classes (%d initializers failed) in %.1f ms", names.size(), failed, ms);
-    }
-
-    private static String className(String entry) {
-        return entry.substring(0, entry.length() - ".class".length()).replace('/', '.');
     }
 
     private static double median(double[] values) {

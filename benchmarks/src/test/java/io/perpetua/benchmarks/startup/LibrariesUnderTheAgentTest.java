@@ -7,9 +7,9 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -115,7 +115,7 @@ class LibrariesUnderTheAgentTest {
     }
 
     /**
-     * Runs a main class in a new JVM with this class path.
+     * Runs a main class in a new JVM with this class path ({@link AgentStartup#java}).
      *
      * @param agentArgument the {@code -javaagent} option, or null for none
      * @param jvmOptionsAndMain more JVM options, if any (each starting with {@code -}), then the
@@ -123,21 +123,14 @@ class LibrariesUnderTheAgentTest {
      * @return its output, standard error included
      */
     private static String run(String agentArgument, String... jvmOptionsAndMain) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> options = new ArrayList<>();
         if (agentArgument != null) {
-            cmd.add(agentArgument);
+            options.add(agentArgument);
         }
         int main = 0;
         while (jvmOptionsAndMain[main].startsWith("-")) {
-            cmd.add(jvmOptionsAndMain[main++]);
+            options.add(jvmOptionsAndMain[main++]);
         }
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.addAll(List.of(jvmOptionsAndMain).subList(main, jvmOptionsAndMain.length));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, p.waitFor(), output);
-        return output;
+        return AgentStartup.java(options, Arrays.copyOfRange(jvmOptionsAndMain, main, jvmOptionsAndMain.length));
     }
 }
