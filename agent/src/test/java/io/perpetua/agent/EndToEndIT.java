@@ -7,9 +7,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.objectweb.asm.ClassWriter;
-import org.objectweb.asm.MethodVisitor;
-import org.objectweb.asm.Opcodes;
 
 import java.io.File;
 import java.nio.file.Files;
@@ -252,7 +249,7 @@ class EndToEndIT {
     void failuresAreReportedAndFailFastStopsTheProgram(@TempDir Path dir) throws Exception {
         Path classes = dir.resolve("classes");
         Files.createDirectories(classes.resolve("big"));
-        Files.write(classes.resolve("big/TooBig.class"), tooBigClass());
+        Files.write(classes.resolve("big/TooBig.class"), TooBig.classFile("big/TooBig", 0, true));
         Run lenient = java(JDK17, List.of(agent("")), classes.toString(), "big.TooBig");
         assertEquals(0, lenient.exit(), lenient::toString);
         assertEquals("main ran\n", lenient.out());
@@ -265,39 +262,69 @@ class EndToEndIT {
         assertTrue(strict.err().contains("[perpetua] FAILED big.TooBig"), strict::toString);
     }
 
-    /** A class with main and an instance method that the residency check pushes over 64 KB. */
-    private static byte[] tooBigClass() {
-        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
-        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, "big/TooBig", null, "java/lang/Object", null);
-        cw.visitField(0, "x", "I", null, null).visitEnd();
-        MethodVisitor init = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
-        init.visitCode();
-        init.visitVarInsn(Opcodes.ALOAD, 0);
-        init.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
-        init.visitInsn(Opcodes.RETURN);
-        init.visitMaxs(0, 0);
-        init.visitEnd();
-        MethodVisitor big = cw.visitMethod(Opcodes.ACC_PUBLIC, "sum", "()I", null, null);
-        big.visitCode();
-        big.visitInsn(Opcodes.ICONST_0);
-        for (int i = 0; i < 13_106; i++) {
-            big.visitVarInsn(Opcodes.ALOAD, 1 - 1);
-            big.visitFieldInsn(Opcodes.GETFIELD, "big/TooBig", "x", "I");
-            big.visitInsn(Opcodes.IADD);
-        }
-        big.visitInsn(Opcodes.IRETURN);
-        big.visitMaxs(0, 0);
-        big.visitEnd();
-        MethodVisitor main = cw.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_STATIC, "main", "([Ljava/lang/String;)V",
-                null, null);
-        main.visitCode();
-        main.visitFieldInsn(Opcodes.GETSTATIC, "java/lang/System", "out", "Ljava/io/PrintStream;");
-        main.visitLdcInsn("main ran");
-        main.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/io/PrintStream", "println", "(Ljava/lang/String;)V", false);
-        main.visitInsn(Opcodes.RETURN);
-        main.visitMaxs(0, 0);
-        main.visitEnd();
-        cw.visitEnd();
-        return cw.toByteArray();
+    /**
+     * A subclass and its super-class's field readers are rewritten before the JVM even loads
+     * the super-class, which then cannot be rewritten whole: the program runs as it would
+     * without the agent (no {@code NoSuchFieldError}), the failure is reported, and a commit
+     * that reaches its instance is refused with the reason and the path, leaving the store on
+     * disk as it was.
+     */
+    @Test
+    void aSuperClassThatCannotBeRewrittenWholeLinksAndIsRefusedAtCommit(@TempDir Path dir) throws Exception {
+        Path classes = dir.resolve("classes");
+        Files.createDirectories(classes.resolve("big"));
+        Files.write(classes.resolve("big/TooBig.class"), TooBig.classFile("big/TooBig", 0, true));
+        Path src = dir.resolve("src/big/Taller.java");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, """
+                package big;
+                import io.perpetua.NotPersistableException;
+                import io.perpetua.PersistentStore;
+                import java.util.ArrayList;
+                import java.util.List;
+                public class Taller extends TooBig {
+                    int y;
+                    public static void main(String[] args) {
+                        try (PersistentStore store = PersistentStore.open(args[0])) {
+                            if (args.length > 1) {
+                                System.out.println("names=" + store.names());
+                                return;
+                            }
+                            Taller t = new Taller();
+                            t.x = 3;
+                            t.y = 4;
+                            System.out.println("both=" + (t.x + t.y) + " sum=" + t.sum());
+                            store.beginTransaction();
+                            store.persist(new ArrayList<>(List.of("first", t)), "list");
+                            try {
+                                store.commitTransaction();
+                                System.out.println("committed");
+                            } catch (NotPersistableException e) {
+                                System.out.println("refused " + e.className() + " at " + e.path() + ": " + e.reason());
+                                store.abortTransaction();
+                            }
+                        }
+                    }
+                }
+                """);
+        Run javac = javac(JDK17, "17", classes + File.pathSeparator + AGENT, classes, src);
+        assertEquals(0, javac.exit(), javac::toString);
+        String cp = classes + File.pathSeparator + jarOnTestClassPath("perpetua-store-file");
+        String store = "file:" + dir.resolve("store");
+
+        Run run = java(JDK17, List.of(agent("")), cp, "big.Taller", store);
+        assertEquals(0, run.exit(), run::toString);
+        assertTrue(run.out().startsWith("both=7 sum=" + 3 * TooBig.READS + "\n"), run::toString);
+        assertTrue(run.out().contains("refused big.Taller at \"list\"[1]: class big.TooBig could not be rewritten by the"
+                + " Perpetua agent (rewriting failed: "), run::toString);
+        assertTrue(run.out().contains("MethodTooLargeException: Method too large: big/TooBig.sum ()I); it has only the"
+                + " members other rewritten classes link against, and its instances cannot persist"), run::toString);
+        assertTrue(run.err().contains("[perpetua] FAILED big.TooBig"), run::toString);
+        assertTrue(run.err().contains("given only the members other rewritten classes link against"), run::toString);
+        assertFalse(run.err().contains("NoSuch"), run::toString);
+
+        Run names = java(JDK17, List.of(agent("")), cp, "big.Taller", store, "names");
+        assertEquals(0, names.exit(), names::toString);
+        assertEquals("names=[]\n", names.out());
     }
 }

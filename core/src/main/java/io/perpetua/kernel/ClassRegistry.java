@@ -310,6 +310,10 @@ final class ClassRegistry {
         boolean leaf = true;
         boolean lazy = false;
         for (Class<?> level : levels) {
+            String refusal = rewriteRefusal(level);
+            if (refusal != null) {
+                return Layout.refused(refusal);
+            }
             List<Field> declared = persistentFields(level);
             if (!declared.isEmpty() && !declaresWriter(level)) {
                 return Layout.refused("class " + level.getName() + " has fields but was not rewritten by the Perpetua agent"
@@ -327,6 +331,30 @@ final class ClassRegistry {
         }
         return new Layout(ClassDescriptor.Kind.OBJECT, List.copyOf(fields), null, null, leaf,
                 lazy ? markers.toArray() : null, null);
+    }
+
+    /**
+     * @return why the agent could not rewrite this class whole (its {@value
+     *         PersistentClasses#REWRITE_REFUSAL} field), or null if it did: such a class has the
+     *         generated members its rewritten subclasses and callers link against, but its own
+     *         methods have no residency checks, so an instance of it could be read hollow
+     */
+    private static String rewriteRefusal(Class<?> level) {
+        Field f;
+        try {
+            f = level.getDeclaredField(PersistentClasses.REWRITE_REFUSAL);
+        } catch (NoSuchFieldException e) {
+            return null;
+        }
+        String why;
+        try {
+            f.setAccessible(true);
+            why = String.valueOf(f.get(null));
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            why = "the reason is not readable: " + e;
+        }
+        return "class " + level.getName() + " could not be rewritten by the Perpetua agent (" + why
+                + "); it has only the members other rewritten classes link against, and its instances cannot persist";
     }
 
     /**

@@ -581,7 +581,7 @@ public final class Kernel implements PersistentStore {
         try {
             info = classes.info(type);
         } catch (NotPersistableException e) {
-            throw new NotPersistableException(e.className(), path, e.getMessage());
+            throw new NotPersistableException(e.className(), path, e.reason());
         }
         if (info.factory == null) {
             throw new NotPersistableException(type.getName(), path,

@@ -27,6 +27,15 @@ public final class PersistentClasses {
      */
     public static final String CREATION_PROXY = "$perpetua$new";
 
+    /**
+     * The private static final {@code String} field, holding the reason, that the agent gives a
+     * class it could not rewrite whole (a method too large once checked, for example). Such a
+     * class keeps its own code as it was, unchecked, and gains only the members that rewritten
+     * subclasses and callers link against; the kernel refuses to store its instances, and those
+     * of its subclasses, with that reason.
+     */
+    public static final String REWRITE_REFUSAL = "$perpetua$refused";
+
     private static final MethodType PROXY_TYPE = MethodType.methodType(Persistent.class);
 
     /** By class: its {@link HollowFactory}, or the {@link MethodHandles.Lookup} to make one with. */

@@ -56,6 +56,14 @@
  *       bridge, {@code $perpetua$array$<n>}, that does the same.</li>
  * </ul>
  *
+ * <p>A persistent-capable class the agent fails to rewrite whole (a method pushed over the 64 KB
+ * limit by its checks, for example) is not left as it was, since its rewritten subclasses and the
+ * rewritten classes that read its fields already link against its generated members. It gains
+ * those members, with its own methods unchanged, and
+ * {@code private static final String $perpetua$refused} ({@link
+ * io.perpetua.runtime.PersistentClasses#REWRITE_REFUSAL}) holding the reason; its instances, and
+ * those of its subclasses, are refused by the kernel with that reason.
+ *
  * <p>Final instance fields lose {@code ACC_FINAL} in rewritten classes, since a hollow object
  * is filled after its creation; the compiler has already enforced that user code assigns them
  * once.

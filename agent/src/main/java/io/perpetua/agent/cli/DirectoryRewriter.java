@@ -110,6 +110,10 @@ public final class DirectoryRewriter {
                         continue;
                     }
                     replace(file, result.bytes());
+                    if (result.outcome() == ClassRewriter.Outcome.LINK_ONLY) {
+                        listener.onFailed(dotted, types, result.failure());
+                        continue;
+                    }
                     listener.onRewritten(dotted, types, result.detail());
                     if (result.outcome() == ClassRewriter.Outcome.REWRITTEN) {
                         persistent++;

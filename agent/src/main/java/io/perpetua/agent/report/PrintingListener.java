@@ -47,8 +47,10 @@ public final class PrintingListener implements TransformListener {
         failed.incrementAndGet();
         StringWriter trace = new StringWriter();
         error.printStackTrace(new PrintWriter(trace));
-        out.println("[perpetua] FAILED " + className + " (left as it was; its instances cannot be made"
-                + " persistent): " + error.getMessage() + System.lineSeparator() + trace);
+        // the message says whether the class was left as it was or given only the members that
+        // other rewritten classes link against
+        out.println("[perpetua] FAILED " + className + " (its instances cannot be made persistent): "
+                + error.getMessage() + System.lineSeparator() + trace);
         out.flush();
     }
 

@@ -27,8 +27,10 @@ public interface TransformListener {
     void onSkipped(String className, ClassLoader loader, String reason);
 
     /**
-     * A class could not be rewritten and was left as it was: its instances cannot persist, and
-     * its field accesses to persistent-capable classes are not checked.
+     * A class could not be rewritten: it was left as it was, or (a persistent-capable class other
+     * rewritten classes may link against; {@code RewriteException.linkOnly()}) given only those
+     * members. Its instances cannot persist, and its field accesses to persistent-capable
+     * classes are not checked.
      *
      * @param className dotted class name, not null
      * @param loader its defining loader, not null

@@ -40,7 +40,14 @@ public final class ClassRewriter {
         /** Not persistent-capable, but some of its field accesses now go through accessors. */
         REDIRECTED,
         /** Left exactly as it was. */
-        UNCHANGED
+        UNCHANGED,
+        /**
+         * Persistent-capable classes in the JVM may already link against its generated members
+         * (a subclass rewritten before it, a class reading its fields), but it could not be
+         * rewritten whole: it gets those members only, with its own code unchanged, and the
+         * kernel refuses to store its instances. A failure, reported as one.
+         */
+        LINK_ONLY
     }
 
     /**
@@ -49,10 +56,16 @@ public final class ClassRewriter {
      * @param detail a one-line summary (for {@code UNCHANGED}, the reason), not null
      * @param arraysUntracked null, or why the kernel must not trust the array write log once
      *        this class is loaded: some of its code may change arrays without logging it
+     * @param failure why the class could not be rewritten whole if {@code LINK_ONLY}, else null
      */
-    public record Result(Outcome outcome, byte[] bytes, String detail, String arraysUntracked) {
+    public record Result(Outcome outcome, byte[] bytes, String detail, String arraysUntracked,
+                         RewriteException failure) {
+        Result(Outcome outcome, byte[] bytes, String detail, String arraysUntracked) {
+            this(outcome, bytes, detail, arraysUntracked, null);
+        }
+
         Result(Outcome outcome, byte[] bytes, String detail) {
-            this(outcome, bytes, detail, null);
+            this(outcome, bytes, detail, null, null);
         }
     }
 
@@ -73,7 +86,7 @@ public final class ClassRewriter {
      *        refers to; null for the bootstrap loader
      * @param className the class's internal name as the JVM gave it, for messages; may be null
      * @param bytes the class file
-     * @return what was done
+     * @return what was done ({@code LINK_ONLY} is a failure too, to be reported)
      * @throws RewriteException if the class cannot be rewritten (it must then be left as it was)
      */
     public Result rewrite(ClassLoader loader, String className, byte[] bytes) {
@@ -82,19 +95,23 @@ public final class ClassRewriter {
 
     Result rewrite(TypeResolver resolver, String className, byte[] bytes) {
         String name = className == null ? "?" : className;
+        ClassReader reader = null;
+        ClassInfo info = null;
+        Capability capability = null;
         try {
             checkVersion(name.replace('/', '.'), bytes);
-            ClassReader reader = new ClassReader(bytes);
+            reader = new ClassReader(bytes);
             name = reader.getClassName();
-            ClassInfo info = ClassInfo.read(reader, false);
+            info = ClassInfo.read(reader, false);
             resolver.define(info);
-            Capability capability = resolver.capability(info);
+            capability = resolver.capability(info);
             if (capability.kind == Capability.Kind.UNTOUCHED) {
                 return new Result(Outcome.UNCHANGED, null, capability.reason);
             }
             if (capability.alreadyRewritten) {
                 return new Result(Outcome.UNCHANGED, null, "already rewritten", logsArrayWrites(reader) ? null
-                        : name.replace('/', '.') + " was rewritten before, by a Perpetua without the array write barrier");
+                        : name.replace('/', '.') + " was rewritten before, by a Perpetua without the array write"
+                        + " barrier or with its own code left unchanged");
             }
             Set<String> unbarriered = new HashSet<>();
             while (true) {
@@ -108,12 +125,66 @@ public final class ClassRewriter {
                     }
                 }
             }
-        } catch (RewriteException e) {
-            throw e;
-        } catch (TypeResolver.UnresolvedTypeException e) {
-            throw new RewriteException(name.replace('/', '.'), e.getMessage(), e);
         } catch (RuntimeException | LinkageError | StackOverflowError e) {
-            throw new RewriteException(name.replace('/', '.'), "rewriting failed: " + e, e);
+            RewriteException failure = failure(name.replace('/', '.'), e);
+            if (capability == null || !capability.isPersistent() || capability.alreadyRewritten) {
+                throw failure;
+            }
+            return linkOnly(resolver, reader, info, capability, failure);
+        }
+    }
+
+    private static RewriteException failure(String name, Throwable e) {
+        if (e instanceof RewriteException re) {
+            return re;
+        }
+        if (e instanceof TypeResolver.UnresolvedTypeException) {
+            return new RewriteException(name, e.getMessage(), e);
+        }
+        return new RewriteException(name, "rewriting failed: " + e, e);
+    }
+
+    /**
+     * Once a class is known persistent-capable, rewritten classes may link against its
+     * generated members: a subclass is rewritten before its super-class is loaded, and code
+     * anywhere reads its fields through its accessors. Left as it was, it would make them fail
+     * with {@code NoSuchFieldError} or {@code NoSuchMethodError}, far from the cause. So a class
+     * that fails to be rewritten whole gets those members, and its own code is left exactly as
+     * it was (no entry checks, no redirected field accesses, no array write barrier: whatever
+     * made it fail is in them), with {@code $perpetua$refused} saying why so that the kernel
+     * refuses its instances.
+     *
+     * @return the {@code LINK_ONLY} result
+     * @throws RewriteException {@code failure} if even that cannot be done
+     */
+    private Result linkOnly(TypeResolver resolver, ClassReader reader, ClassInfo info, Capability capability,
+                            RewriteException failure) {
+        String dotted = info.name.replace('/', '.');
+        // the generated code loads class constants, which class files before Java 5 cannot
+        if ((info.version & 0xFFFF) < Opcodes.V1_5) {
+            throw failure;
+        }
+        try {
+            ClassWriter writer = writer(resolver, reader, ClassWriter.COMPUTE_MAXS);
+            String reason = failure.getMessage().substring(Math.min(failure.getMessage().length(),
+                    dotted.length() + 2));
+            if (reason.length() > 1_000) {
+                reason = reason.substring(0, 1_000) + "...";
+            }
+            ClassVisitor chain = new PersistentMembersAdder(writer, info, resolver, capability.topMost,
+                    new ArrayList<>(), reason);
+            if (resolver.isSubtype(info.name, "java/io/Serializable")) {
+                chain = new SerialVersionUIDAdder(chain);
+            }
+            reader.accept(chain, 0);
+            RewriteException reported = new RewriteException(dotted, reason + "; given only the members other"
+                    + " rewritten classes link against: its own code is unchanged and unchecked, and its instances"
+                    + " cannot persist", failure.getCause() == null ? failure : failure.getCause(), true);
+            return new Result(Outcome.LINK_ONLY, writer.toByteArray(), reported.getMessage(),
+                    dotted + " could not be rewritten whole", reported);
+        } catch (RuntimeException | LinkageError | StackOverflowError e) {
+            failure.addSuppressed(e);
+            throw failure;
         }
     }
 
@@ -121,17 +192,7 @@ public final class ClassRewriter {
                              Set<String> unbarriered) {
         boolean persistent = capability.isPersistent();
         boolean upgrade = persistent && (info.version & 0xFFFF) < Opcodes.V1_7;
-        ClassWriter writer = new ClassWriter(reader, upgrade ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS) {
-            @Override
-            protected String getCommonSuperClass(String type1, String type2) {
-                return resolver.commonSuperClass(type1, type2);
-            }
-
-            @Override
-            protected ClassLoader getClassLoader() {
-                throw new IllegalStateException("the rewriter must not load classes");
-            }
-        };
+        ClassWriter writer = writer(resolver, reader, upgrade ? ClassWriter.COMPUTE_FRAMES : ClassWriter.COMPUTE_MAXS);
         List<String> notes = new ArrayList<>();
         ClassVisitor chain = writer;
         if (persistent) {
@@ -174,6 +235,21 @@ public final class ClassRewriter {
             detail.append("; ").append(note);
         }
         return new Result(Outcome.REWRITTEN, writer.toByteArray(), detail.toString(), untracked);
+    }
+
+    /** @return a writer that copies what is not changed from {@code reader} and resolves types from bytes */
+    private static ClassWriter writer(TypeResolver resolver, ClassReader reader, int flags) {
+        return new ClassWriter(reader, flags) {
+            @Override
+            protected String getCommonSuperClass(String type1, String type2) {
+                return resolver.commonSuperClass(type1, type2);
+            }
+
+            @Override
+            protected ClassLoader getClassLoader() {
+                throw new IllegalStateException("the rewriter must not load classes");
+            }
+        };
     }
 
     /**

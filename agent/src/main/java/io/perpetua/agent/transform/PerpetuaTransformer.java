@@ -13,8 +13,9 @@ import java.security.ProtectionDomain;
  * The agent's {@link ClassFileTransformer}: offers each application class to the
  * {@link ClassRewriter} and reports the outcome. It never throws into the JVM (which would
  * swallow the exception and load the class unchanged, silently): every class is reported to
- * the listener as rewritten, skipped or failed; with {@code failFast}, a failure halts the JVM
- * with status {@link #FAIL_FAST_EXIT_STATUS} after reporting it. Thread-safe.
+ * the listener as rewritten, skipped or failed (a class given only the members other rewritten
+ * classes link against is a failure, and is loaded that way); with {@code failFast}, a failure
+ * halts the JVM with status {@link #FAIL_FAST_EXIT_STATUS} after reporting it. Thread-safe.
  */
 public final class PerpetuaTransformer implements ClassFileTransformer {
 
@@ -61,22 +62,31 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
                 return null;
             }
             dump(className, dotted, result.bytes());
-            listener.onRewritten(dotted, loader, result.detail());
+            if (result.outcome() == ClassRewriter.Outcome.LINK_ONLY) {
+                failed(dotted, loader, result.failure());
+            } else {
+                listener.onRewritten(dotted, loader, result.detail());
+            }
             return result.bytes();
         } catch (Throwable t) {
             stopArrayTracking(dotted, dotted + " could not be rewritten");
-            try {
-                listener.onFailed(dotted, loader, t);
-            } catch (Throwable again) {
-                System.err.println("[perpetua] FAILED " + dotted + ": " + t + " (and the listener failed: " + again + ")");
-            }
-            if (failFast) {
-                System.err.println("[perpetua] failFast: halting the JVM because " + dotted + " could not be rewritten");
-                System.err.flush();
-                // halt, not exit: this thread may hold class loading locks that shutdown hooks need
-                Runtime.getRuntime().halt(FAIL_FAST_EXIT_STATUS);
-            }
+            failed(dotted, loader, t);
             return null;
+        }
+    }
+
+    /** Reports a class that could not be rewritten (whole); with {@code failFast}, halts the JVM. */
+    private void failed(String dotted, ClassLoader loader, Throwable t) {
+        try {
+            listener.onFailed(dotted, loader, t);
+        } catch (Throwable again) {
+            System.err.println("[perpetua] FAILED " + dotted + ": " + t + " (and the listener failed: " + again + ")");
+        }
+        if (failFast) {
+            System.err.println("[perpetua] failFast: halting the JVM because " + dotted + " could not be rewritten");
+            System.err.flush();
+            // halt, not exit: this thread may hold class loading locks that shutdown hooks need
+            Runtime.getRuntime().halt(FAIL_FAST_EXIT_STATUS);
         }
     }
 

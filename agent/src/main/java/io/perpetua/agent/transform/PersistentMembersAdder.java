@@ -44,6 +44,7 @@ final class PersistentMembersAdder extends ClassVisitor {
     private final TypeResolver resolver;
     private final boolean topMost;
     private final List<String> notes;
+    private final String refusal;
     private final List<ClassInfo.Member> instanceFields = new ArrayList<>();
     private String className;
     private String superName;
@@ -56,11 +57,22 @@ final class PersistentMembersAdder extends ClassVisitor {
      */
     PersistentMembersAdder(ClassVisitor next, ClassInfo info, TypeResolver resolver, boolean topMost,
                            List<String> notes) {
+        this(next, info, resolver, topMost, notes, null);
+    }
+
+    /**
+     * @param refusal null; or, for a class that could not be rewritten whole and gets these
+     *        members only so that other rewritten classes link, why (kept in
+     *        {@code $perpetua$refused}, which the kernel reads to refuse its instances)
+     */
+    PersistentMembersAdder(ClassVisitor next, ClassInfo info, TypeResolver resolver, boolean topMost,
+                           List<String> notes, String refusal) {
         super(Opcodes.ASM9, next);
         this.info = info;
         this.resolver = resolver;
         this.topMost = topMost;
         this.notes = notes;
+        this.refusal = refusal;
     }
 
     @Override
@@ -122,6 +134,10 @@ final class PersistentMembersAdder extends ClassVisitor {
             // private: only the field's own getter reads it (the kernel, by reflection, once per class)
             super.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC,
                     Protocol.LAZY + f.name(), f.descriptor(), null, null).visitEnd();
+        }
+        if (refusal != null) {
+            super.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC,
+                    Protocol.REFUSED, "Ljava/lang/String;", null, refusal).visitEnd();
         }
         if (needsClinit() && !hasClinit) {
             MethodVisitor mv = super.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);

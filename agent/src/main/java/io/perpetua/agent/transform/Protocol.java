@@ -58,6 +58,12 @@ final class Protocol {
     static final String MATERIALIZE = "materialize";
     static final String MATERIALIZE_DESC = "(L" + PERSISTENT + ";Ljava/lang/Object;)V";
 
+    /**
+     * {@code PersistentClasses.REWRITE_REFUSAL}: the static field, holding the reason, of a class
+     * given only the members other rewritten classes link against.
+     */
+    static final String REFUSED = "$perpetua$refused";
+
     static final String GET = "$perpetua$get$";
     static final String SET = "$perpetua$set$";
 

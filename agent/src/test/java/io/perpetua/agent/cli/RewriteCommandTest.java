@@ -1,6 +1,8 @@
 package io.perpetua.agent.cli;
 
+import io.perpetua.agent.TooBig;
 import io.perpetua.runtime.Persistent;
+import io.perpetua.runtime.PersistentClasses;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.objectweb.asm.ClassReader;
@@ -14,6 +16,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -167,6 +170,8 @@ class RewriteCommandTest {
         Files.createDirectories(misplaced.getParent());
         Files.copy(dir.resolve("corpus/shapes/Circle.class"), misplaced);
         byte[] orphanBefore = Files.readAllBytes(orphan);
+        Path tooBig = dir.resolve("corpus/shapes/TooBig.class");
+        Files.write(tooBig, TooBig.classFile("corpus/shapes/TooBig", 0, false));
 
         Run run = rewrite(dir.toString());
         assertEquals(Main.FAILED, run.status, run::toString);
@@ -176,8 +181,14 @@ class RewriteCommandTest {
                 && run.err.contains("cannot find the class file of missing.Base"), run::toString);
         assertTrue(run.err.contains("[perpetua] FAILED META-INF.versions.21.corpus.shapes.Circle")
                 && run.err.contains("holds class corpus.shapes.Circle"), run::toString);
-        assertTrue(run.out.contains(", 3 failed"), run::toString);
+        assertTrue(run.err.contains("[perpetua] FAILED corpus.shapes.TooBig") && run.err.contains("Method too large")
+                && run.err.contains("given only the members other rewritten classes link against"), run::toString);
+        assertTrue(run.out.contains(", 4 failed"), run::toString);
         assertArrayEquals(orphanBefore, Files.readAllBytes(orphan), "a failed class is left as it was");
+        // a persistent-capable one gets the members rewritten classes link against, and the reason
+        Class<?> linkOnly = ChildFirstLoader.fromDirectory("corpus.", dir).load("corpus.shapes.TooBig");
+        assertTrue(Persistent.class.isAssignableFrom(linkOnly));
+        assertTrue(Modifier.isStatic(linkOnly.getDeclaredField(PersistentClasses.REWRITE_REFUSAL).getModifiers()));
         assertTrue(Persistent.class.isAssignableFrom(
                 ChildFirstLoader.fromDirectory("corpus.", dir).load("corpus.shapes.Square")), "the others are rewritten");
     }

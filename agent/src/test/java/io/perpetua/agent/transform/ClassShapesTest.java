@@ -1,5 +1,8 @@
 package io.perpetua.agent.transform;
 
+import io.perpetua.NotPersistableException;
+import io.perpetua.PersistentStore;
+import io.perpetua.agent.TooBig;
 import io.perpetua.runtime.ObjectState;
 import io.perpetua.runtime.Persistent;
 import org.junit.jupiter.api.Test;
@@ -19,6 +22,7 @@ import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -99,7 +103,10 @@ class ClassShapesTest {
                 + " (Java " + (ClassRewriter.NEWEST_CLASS_FILE_VERSION - 43) + ") is newer than"), events.failed::toString);
     }
 
-    /** Methods near the 64 KB limit are rewritten; one pushed over it by the entry check fails loudly. */
+    /**
+     * Methods near the 64 KB limit are rewritten; a class with one pushed over it by the entry
+     * check fails loudly, and is loaded with only the generated members and its own code as it was.
+     */
     @Test
     void methodsNearTheCodeSizeLimit() {
         RewritingClassLoader loader = new RewritingClassLoader("corpus.");
@@ -112,10 +119,89 @@ class ClassShapesTest {
         assertEquals(2 * 12_900, Reflect.call(loader.load("corpus.graph.Big"), "sum", hollow));
         assertEquals(List.of(), loader.events.failed);
 
-        loader.load("corpus.graph.Bigger"); // left as it was, reported
+        Class<?> bigger = loader.load("corpus.graph.Bigger");
         assertEquals(1, loader.events.failed.size(), loader.events.failed::toString);
-        assertInstanceOf(RewriteException.class, loader.events.failures.get(0));
-        assertInstanceOf(MethodTooLargeException.class, loader.events.failures.get(0).getCause());
+        RewriteException failure = assertInstanceOf(RewriteException.class, loader.events.failures.get(0));
+        assertInstanceOf(MethodTooLargeException.class, failure.getCause());
+        assertTrue(failure.linkOnly());
+        assertTrue(failure.getMessage().contains("given only the members other rewritten classes link against"),
+                failure::getMessage);
+        assertTrue(Persistent.class.isAssignableFrom(bigger));
+        assertEquals(2 * 13_106, Reflect.call(Reflect.make(bigger), "sum", part));
+        assertEquals("", loader.verifyAll());
+    }
+
+    /**
+     * The JVM rewrites a subclass before it loads its super-class, and a class that reads a
+     * field links against the accessors of the field's class. A persistent-capable super-class
+     * that then fails to be rewritten whole (here: its method is pushed over 64 KB by the entry
+     * check) used to be left as it was, and the code rewritten before it failed with
+     * {@code NoSuchFieldError} and {@code NoSuchMethodError}. It now gets those members, with its
+     * own code unchanged: everything links and behaves as before, and the kernel refuses to store
+     * its instances or its subclass's, saying why and by what path; the store is left as it was.
+     */
+    @Test
+    void aClassThatCannotBeRewrittenWholeStillLinksAndIsRefusedByTheKernel(@TempDir Path dir) throws Exception {
+        Path tall = Files.createDirectories(dir.resolve("corpus/tall"));
+        Files.write(tall.resolve("Tall.class"), TooBig.classFile("corpus/tall/Tall", Opcodes.ACC_PROTECTED, false));
+        Files.writeString(tall.resolve("Taller.java"), """
+                package corpus.tall;
+                public class Taller extends Tall {
+                    public int y;
+                    public void set(int a, int b) { x = a; y = b; }
+                    public int both() { return x + y; }
+                }
+                """);
+        Files.writeString(tall.resolve("TallReader.java"), """
+                package corpus.tall;
+                public class TallReader {
+                    public static int read(Tall t) { return t.x; }
+                }
+                """);
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int rc = ToolProvider.getSystemJavaCompiler().run(null, null, err, "-cp", dir.toString(), "-d", dir.toString(),
+                tall.resolve("Taller.java").toString(), tall.resolve("TallReader.java").toString());
+        assertEquals(0, rc, err::toString);
+        try (URLClassLoader parent = new URLClassLoader(new URL[] {dir.toUri().toURL()}, getClass().getClassLoader())) {
+            RewritingClassLoader loader = new RewritingClassLoader(parent, ClassFilter.everything(), "corpus.tall.");
+            Class<?> taller = loader.load("corpus.tall.Taller"); // rewritten first, against Tall's members
+            Object t = Reflect.make(taller);
+            Reflect.call(t, "set", 3, 4);
+            assertEquals(7, Reflect.call(t, "both"));
+            assertEquals(3 * TooBig.READS, Reflect.call(t, "sum"));
+            assertEquals(3, Reflect.call(loader.load("corpus.tall.TallReader"), "read", t));
+            assertEquals(ObjectState.TRANSIENT, ((Persistent) t).$perpetua$state());
+
+            assertEquals(1, loader.events.failed.size(), loader.events.failed::toString);
+            assertTrue(loader.events.failed.get(0).startsWith("corpus.tall.Tall: "), loader.events.failed::toString);
+            RewriteException failure = assertInstanceOf(RewriteException.class, loader.events.failures.get(0));
+            assertTrue(failure.linkOnly());
+            assertInstanceOf(MethodTooLargeException.class, failure.getCause());
+            assertTrue(loader.events.rewritten.stream().anyMatch(r -> r.startsWith("corpus.tall.Taller: persistent-capable")),
+                    loader.events.rewritten::toString);
+            assertEquals("", loader.verifyAll());
+
+            try (PersistentStore store = PersistentStore.open("memory:")) {
+                store.beginTransaction();
+                store.persist(new ArrayList<>(List.of("first", t)), "list");
+                NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+                assertEquals("corpus.tall.Taller", e.className());
+                assertTrue(e.reason().startsWith("class corpus.tall.Tall could not be rewritten by the Perpetua agent ("),
+                        e::getMessage);
+                assertTrue(e.reason().contains("Method too large"), e::getMessage);
+                assertTrue(e.path().contains("[1]"), e::getMessage);
+                assertTrue(store.inTransaction()); // nothing was written; the transaction goes on
+                store.abortTransaction();
+                assertEquals(List.of(), store.names());
+                store.beginTransaction();
+                assertThrows(NotPersistableException.class, () -> {
+                    Reflect.call(t, "persist", "t");
+                    store.commitTransaction();
+                });
+                store.abortTransaction();
+                assertEquals(List.of(), store.names());
+            }
+        }
     }
 
     /**

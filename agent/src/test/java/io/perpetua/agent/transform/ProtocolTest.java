@@ -42,6 +42,7 @@ class ProtocolTest {
         assertEquals(Protocol.REGISTER_DESC, Type.getMethodDescriptor(PersistentClasses.class.getMethod(
                 Protocol.REGISTER, Class.class, java.lang.invoke.MethodHandles.Lookup.class)));
         assertEquals(PersistentClasses.CREATION_PROXY, Protocol.NEW_HOLLOW);
+        assertEquals(PersistentClasses.REWRITE_REFUSAL, Protocol.REFUSED);
         assertEquals("newInstance", HollowFactory.class.getMethods()[0].getName());
         assertEquals(Protocol.NEW_HOLLOW_DESC.substring(2), Type.getDescriptor(
                 HollowFactory.class.getMethod("newInstance").getReturnType()));
