@@ -9,11 +9,15 @@ import io.perpetua.runtime.Persistent;
 import io.perpetua.runtime.PersistentClasses;
 import io.perpetua.runtime.RecordWriter;
 
+import java.io.Externalizable;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
+import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
@@ -58,6 +62,8 @@ final class ClassRegistry {
     private final Map<ClassDescriptor.Kind, Map<String, ClassDescriptor>> simple =
             new EnumMap<>(ClassDescriptor.Kind.class);
     private final Map<String, Class<?>> resolved = new HashMap<>();
+    /** The constants stored references have named, by "class#field". */
+    private final Map<String, Object> constants = new HashMap<>();
     /** {@link LayoutEvolution#match} by pair of descriptor ids: every fill of an object stored under an older layout asks. */
     private final Map<Long, int[]> matches = new HashMap<>();
     private final ClassLoader loader;
@@ -192,6 +198,21 @@ final class ClassRegistry {
     }
 
     /**
+     * @return the {@link Constants constant} a stored reference names, by its class's stored
+     *         name and its field
+     * @throws IncompatibleClassChangeException if the class or the constant is gone
+     */
+    Object constant(String className, String field) {
+        String key = className + '#' + field;
+        Object value = constants.get(key);
+        if (value == null) {
+            value = Constants.value(resolve(className), className, field);
+            constants.put(key, value);
+        }
+        return value;
+    }
+
+    /**
      * @return the loaded class of a stored class name
      * @throws IncompatibleClassChangeException if it cannot be found
      */
@@ -309,6 +330,10 @@ final class ClassRegistry {
         List<Object> markers = new ArrayList<>();
         boolean leaf = true;
         boolean lazy = false;
+        String selfSerialized = transientStateRefusal(type, levels);
+        if (selfSerialized != null) {
+            return Layout.refused(selfSerialized);
+        }
         for (Class<?> level : levels) {
             String refusal = rewriteRefusal(level);
             if (refusal != null) {
@@ -331,6 +356,62 @@ final class ClassRegistry {
         }
         return new Layout(ClassDescriptor.Kind.OBJECT, List.copyOf(fields), null, null, leaf,
                 lazy ? markers.toArray() : null, null);
+    }
+
+    /**
+     * A class that writes its own serialized form ({@code writeObject}, {@code readObject},
+     * {@code writeReplace}, or {@code Externalizable}) uses {@code transient} to mean "not in
+     * the default form, because I write it myself", not "not state": Guava's immutable
+     * collections, fastutil's lists and maps, Commons Collections' {@code LRUMap} and Joda-Time's
+     * chronologies keep their contents in transient fields. Perpetua stores no transient field,
+     * and cannot tell such state from a cache, so it refuses these objects at commit rather than
+     * have them come back empty or broken (they did, before session 23).
+     *
+     * @return why instances of {@code type} cannot be stored, or null if they can
+     */
+    private static String transientStateRefusal(Class<?> type, List<Class<?>> levels) {
+        List<String> transients = new ArrayList<>();
+        String hook = Externalizable.class.isAssignableFrom(type) ? "implements java.io.Externalizable" : null;
+        for (Class<?> level : levels) {
+            for (Field f : level.getDeclaredFields()) {
+                int m = f.getModifiers();
+                if (!Modifier.isStatic(m) && Modifier.isTransient(m) && !f.getName().startsWith(SYNTHETIC_PREFIX)) {
+                    transients.add(level.getName() + "." + f.getName());
+                }
+            }
+            if (hook == null) {
+                hook = serializationHook(level);
+            }
+        }
+        if (transients.isEmpty() || hook == null) {
+            return null;
+        }
+        return "class " + type.getName() + " keeps part of its state in transient fields ("
+                + String.join(", ", transients.subList(0, Math.min(4, transients.size())))
+                + (transients.size() > 4 ? ", ..." : "") + ") and writes its own serialized form (" + hook
+                + "); Perpetua stores no transient field, so it would come back without that state";
+    }
+
+    /** @return the first serialization method a class declares, as {@code C.writeObject(...)}, or null */
+    private static String serializationHook(Class<?> level) {
+        Object[][] hooks = {
+            {"writeObject", ObjectOutputStream.class},
+            {"writeReplace", null},
+            {"readObject", ObjectInputStream.class},
+        };
+        for (Object[] hook : hooks) {
+            String name = (String) hook[0];
+            Class<?> parameter = (Class<?>) hook[1];
+            try {
+                Method m = parameter == null ? level.getDeclaredMethod(name) : level.getDeclaredMethod(name, parameter);
+                if (!Modifier.isStatic(m.getModifiers()) && (parameter != null || m.getReturnType() == Object.class)) {
+                    return level.getName() + "." + name + "(" + (parameter == null ? "" : parameter.getSimpleName()) + ")";
+                }
+            } catch (NoSuchMethodException e) {
+                // not this one
+            }
+        }
+        return null;
     }
 
     /**

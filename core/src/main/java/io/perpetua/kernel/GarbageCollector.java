@@ -245,6 +245,11 @@ final class GarbageCollector {
                 in.readVarInt();
                 in.readString();
             }
+            case Tag.CONSTANT -> { // nor this: and a constant is no object of the store
+                in.readByte();
+                in.readString();
+                in.readString();
+            }
             default -> values.value(); // no reference inside
         }
     }

@@ -536,6 +536,12 @@ public final class Kernel implements PersistentStore {
         if (object instanceof Persistent p) {
             Handle h = handleOf(p, label);
             if (h == null) {
+                Constants.Ref constant = Constants.of(p);
+                if (constant != null) {
+                    throw new NotPersistableException(p.getClass().getName(), label, "it is the constant "
+                            + constant.className() + "." + constant.field() + ", stored by reference in the records of"
+                            + " the objects that refer to it, never as an object of the store; persist one of those");
+                }
                 checkStorable(p.getClass(), label);
                 pending.put(p, attach(p, newId(), ObjectState.NEW));
             }

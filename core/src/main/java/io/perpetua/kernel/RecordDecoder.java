@@ -320,6 +320,8 @@ final class RecordDecoder implements RecordReader {
                 return Double.longBitsToDouble(in.readFixedLong());
             case Tag.ENUM:
                 return enumConstant(classes.byId(in.readVarInt(), location, objectId), in.readString());
+            case Tag.CONSTANT:
+                return classes.constant(in.readString(), in.readString());
             case Tag.RECORD:
                 return record(classes.byId(in.readVarInt(), location, objectId));
             case Tag.BIG_INTEGER:

@@ -368,6 +368,15 @@ final class RecordEncoder implements RecordWriter {
             return;
         }
         if (v instanceof Persistent p) {
+            if (p.$perpetua$handle() == null) { // new to the store, or a constant, which never is
+                Constants.Ref constant = Constants.of(p);
+                if (constant != null) {
+                    out.writeByte(Tag.CONSTANT);
+                    out.writeString(constant.className());
+                    out.writeString(constant.field());
+                    return;
+                }
+            }
             long id = reach.object(p, path, field, index);
             int descriptor = classes.info(p.getClass()).descriptor.id;
             if (home != 0 && Satellites.home(id) == home) {

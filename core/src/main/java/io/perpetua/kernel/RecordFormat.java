@@ -9,6 +9,8 @@ package io.perpetua.kernel;
  *   <li>1: references to objects by id (tag 1). A store with no format entry is in format 1.</li>
  *   <li>2: also references to satellites by home and index ({@link Tag#SATELLITE}) and within
  *       the record ({@link Tag#LOCAL}). Format 2 reads format 1 records.</li>
+ *   <li>3: also references to {@link Constants constants} by class and field name
+ *       ({@link Tag#CONSTANT}). Format 3 reads format 1 and 2 records.</li>
  * </ul>
  *
  * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes
@@ -21,7 +23,7 @@ final class RecordFormat {
     /** What {@link io.perpetua.UnsupportedStoreFormatException} calls it. */
     static final String NAME = "record format";
     /** The format this version writes, and the newest it reads. */
-    static final int CURRENT = 2;
+    static final int CURRENT = 3;
     /** The format of a store that holds no format entry. */
     static final int UNMARKED = 1;
     /** What a format entry's bytes start with; a class descriptor starts with its version, 1. */

@@ -77,6 +77,11 @@ final class Tag {
      * snapshots are read back with their owner's id), never in a container's own record.
      */
     static final int LOCAL = 43;
+    /**
+     * A {@link Constants constant}: string name of the class that declares it, string name of
+     * the static final field that holds it. Format 3.
+     */
+    static final int CONSTANT = 44;
 
     private Tag() {
     }

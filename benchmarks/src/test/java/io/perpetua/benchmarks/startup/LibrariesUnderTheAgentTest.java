@@ -2,6 +2,7 @@ package io.perpetua.benchmarks.startup;
 
 import io.perpetua.benchmarks.AgentJar;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -13,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -36,6 +38,10 @@ class LibrariesUnderTheAgentTest {
         "com/google/common, com.google.common.collect.ImmutableList",
         "com/fasterxml/jackson, com.fasterxml.jackson.databind.ObjectMapper",
         "com/google/gson, com.google.gson.Gson",
+        "scala, scala.Predef",
+        "kotlin, kotlin.Unit",
+        "org/joda/time, org.joda.time.DateTime",
+        "org/apache/commons/collections4, org.apache.commons.collections4.CollectionUtils",
     })
     void everyClassIsRewrittenOrNamesTheMissingDependency(String pkg, String anchor) throws Exception {
         Path agent = AgentJar.find();
@@ -102,6 +108,44 @@ class LibrariesUnderTheAgentTest {
         assertTrue(lines[0].startsWith("{\"codes\":[5,25,-5],\"id\":5,\"name\":\"customer-5\""), lines[0]);
         assertEquals(lines[0], lines[1]);
         assertTrue(lines[2].matches("[1-9][0-9]* records read"), lines[2]);
+    }
+
+    /**
+     * Objects of Scala's, Kotlin's and Joda-Time's classes stored by one JVM and read by another:
+     * constants (Scala's {@code Nil} and {@code None}, Kotlin's {@code EmptyList}, Joda-Time's UTC
+     * chronology) come back as themselves, and the code that compares them by identity works.
+     * Guava's {@code ImmutableList} and Commons Collections' {@code LRUMap}, which keep their
+     * contents in transient fields, are refused with the reason. Before session 23 the Scala
+     * list ended in a copy of {@code Nil} and failed ("tail of empty list"), the Joda-Time dates
+     * failed with a {@code NullPointerException}, the Guava list did too, and the {@code LRUMap}
+     * came back empty.
+     */
+    @Test
+    void objectsOfOtherLanguagesAndLibrariesComeBackAsTheyWere(@TempDir Path dir) throws Exception {
+        Path agent = AgentJar.find();
+        assumeTrue(agent != null, "no agent jar in agent/target");
+        String write = run("-javaagent:" + agent + "=failFast", "--enable-native-access=ALL-UNNAMED",
+                LibraryObjectsWorkout.class.getName(), "write", dir.toString());
+        assertTrue(write.startsWith("written [List(a, b, c), None, Some(some), [], (left, 1), 2024-02-29, "
+                + "2024-02-29T12:30:00.000Z]\n"), write);
+        assertTrue(write.contains("refused com.google.common.collect.RegularImmutableList at \"refused\"[0]: class"
+                + " com.google.common.collect.RegularImmutableList keeps part of its state in transient fields"
+                + " (com.google.common.collect.RegularImmutableList.array) and writes its own serialized form"
+                + " (com.google.common.collect.ImmutableCollection.writeReplace())"), write);
+        assertTrue(write.contains("refused org.apache.commons.collections4.map.LRUMap at \"refused\"[0]: class"
+                + " org.apache.commons.collections4.map.LRUMap keeps part of its state in transient fields"), write);
+        assertFalse(write.contains("stored "), write);
+
+        String read = run("-javaagent:" + agent + "=failFast", "--enable-native-access=ALL-UNNAMED",
+                LibraryObjectsWorkout.class.getName(), "read", dir.toString());
+        assertEquals("""
+                names [objects]
+                read [List(a, b, c), None, Some(some), [], (left, 1), 2024-02-29, 2024-02-29T12:30:00.000Z]
+                scala list length 3, ends with Nil itself true, List(aa, bb, cc)
+                scala None itself true
+                kotlin EmptyList itself true
+                joda 2024-03-01 1, chronology itself true
+                """, read);
     }
 
     /** "loaded N classes (F initializers failed)", without the time. */

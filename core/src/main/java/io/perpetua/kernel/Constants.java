@@ -1,0 +1,108 @@
+package io.perpetua.kernel;
+
+import io.perpetua.IncompatibleClassChangeException;
+import io.perpetua.runtime.Persistent;
+
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.IdentityHashMap;
+import java.util.Map;
+
+/**
+ * Constants: objects of rewritten classes that are the value of a {@code static final} field of
+ * their own class or of one of its rewritten super-classes. A Scala {@code object}
+ * ({@code Nil$.MODULE$}), a Kotlin {@code object} ({@code EmptyList.INSTANCE}), a Java singleton,
+ * the constants of a type-safe enum, Joda-Time's {@code ISOChronology.INSTANCE_UTC}. Code
+ * compares them by identity (Scala's {@code List.isEmpty} is {@code this eq Nil}), so a copy
+ * read back from a store is not one of them. A constant is stored, in the record of each object
+ * that refers to it, as its class and field name, and read back as the field's value: the
+ * object itself, never a copy. Its own fields are class state, which is not stored, as static
+ * fields are not (JSPIN 3.4). Stateless and thread-safe.
+ */
+final class Constants {
+
+    /** Where a constant is: a static final field, by declaring class and name. */
+    record Ref(String className, String field) {
+    }
+
+    /** By class: its instances that are constants, or null if it has none (most classes). */
+    private static final ClassValue<Map<Object, Ref>> BY_CLASS = new ClassValue<>() {
+        @Override
+        protected Map<Object, Ref> computeValue(Class<?> type) {
+            return find(type);
+        }
+    };
+
+    private Constants() {
+    }
+
+    /**
+     * @param object an object of a rewritten class (initialized: it has an instance)
+     * @return where it is a constant, or null if it is none
+     */
+    static Ref of(Persistent object) {
+        Map<Object, Ref> constants = BY_CLASS.get(object.getClass());
+        return constants == null ? null : constants.get(object);
+    }
+
+    private static Map<Object, Ref> find(Class<?> type) {
+        Map<Object, Ref> found = null;
+        for (Class<?> c = type; c != null && Persistent.class.isAssignableFrom(c); c = c.getSuperclass()) {
+            for (Field f : c.getDeclaredFields()) {
+                int m = f.getModifiers();
+                if (!Modifier.isStatic(m) || !Modifier.isFinal(m) || !f.getType().isAssignableFrom(type)) {
+                    continue;
+                }
+                Object value;
+                try {
+                    f.setAccessible(true);
+                    value = f.get(null);
+                } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+                    continue; // a class of a module that does not open it: its constants are stored as objects
+                }
+                if (value != null && value.getClass() == type) {
+                    if (found == null) {
+                        found = new IdentityHashMap<>(2);
+                    }
+                    found.putIfAbsent(value, new Ref(c.getName(), f.getName()));
+                }
+            }
+        }
+        return found;
+    }
+
+    /**
+     * @param type the class a stored constant reference names (as resolved, renames applied)
+     * @param storedClassName the name it was stored under, for messages
+     * @param field the field it names
+     * @return the field's value
+     * @throws IncompatibleClassChangeException if the field is gone, is no longer a static
+     *         final field, or holds null
+     */
+    static Object value(Class<?> type, String storedClassName, String field) {
+        try {
+            Field f = type.getDeclaredField(field);
+            int m = f.getModifiers();
+            if (!Modifier.isStatic(m) || !Modifier.isFinal(m)) {
+                throw new IncompatibleClassChangeException(storedClassName, field,
+                        "a stored object refers to the constant it held, and it is no longer a static final field");
+            }
+            f.setAccessible(true);
+            Object value = f.get(null);
+            if (value == null) {
+                throw new IncompatibleClassChangeException(storedClassName, field,
+                        "a stored object refers to the constant it held, and it now holds null");
+            }
+            return value;
+        } catch (NoSuchFieldException e) {
+            throw new IncompatibleClassChangeException(storedClassName, field,
+                    "a stored object refers to the constant it held, and the field is gone", e);
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            if (e instanceof IncompatibleClassChangeException i) {
+                throw i;
+            }
+            throw new IncompatibleClassChangeException(storedClassName, field,
+                    "a stored object refers to the constant it held, and it cannot be read (" + e + ")", e);
+        }
+    }
+}
