@@ -2,6 +2,7 @@ package io.perpetua.kernel;
 
 import io.perpetua.runtime.HollowFactory;
 
+import java.util.BitSet;
 import java.util.List;
 
 /**
@@ -30,10 +31,15 @@ final class ClassInfo {
      * {@link LazyFields}), null for the other reference fields. Null if the class has none.
      */
     final Object[] lazyMarkers;
+    /**
+     * For a rewritten class that stores its transient fields: their positions in the layout.
+     * Null for every other class.
+     */
+    final BitSet transientFields;
 
     ClassInfo(Class<?> type, ClassDescriptor descriptor, HollowFactory factory,
               java.lang.invoke.MethodHandle recordConstructor, java.lang.invoke.MethodHandle[] recordAccessors,
-              boolean leaf, Object[] lazyMarkers) {
+              boolean leaf, Object[] lazyMarkers, BitSet transientFields) {
         this.type = type;
         this.descriptor = descriptor;
         this.factory = factory;
@@ -41,6 +47,7 @@ final class ClassInfo {
         this.recordAccessors = recordAccessors;
         this.leaf = leaf;
         this.lazyMarkers = lazyMarkers;
+        this.transientFields = transientFields;
     }
 
     /** @return the ordinal of the reference field whose lazy marker this is, or -1 */

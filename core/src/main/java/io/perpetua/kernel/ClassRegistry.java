@@ -9,19 +9,16 @@ import io.perpetua.runtime.Persistent;
 import io.perpetua.runtime.PersistentClasses;
 import io.perpetua.runtime.RecordWriter;
 
-import java.io.Externalizable;
-import java.io.ObjectInputStream;
-import java.io.ObjectOutputStream;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -285,7 +282,7 @@ final class ClassRegistry {
             HollowFactory factory = layout.kind == ClassDescriptor.Kind.OBJECT && !Modifier.isAbstract(type.getModifiers())
                     ? PersistentClasses.factory(type) : null;
             info = new ClassInfo(type, d, factory, layout.recordConstructor, layout.recordAccessors, layout.leaf,
-                    layout.lazyMarkers);
+                    layout.lazyMarkers, layout.transientFields);
             infos.put(type, info);
         }
         return info;
@@ -307,10 +304,10 @@ final class ClassRegistry {
      */
     private record Layout(ClassDescriptor.Kind kind, List<ClassDescriptor.Field> fields,
                           MethodHandle recordConstructor, MethodHandle[] recordAccessors, boolean leaf,
-                          Object[] lazyMarkers, String refusal) {
+                          Object[] lazyMarkers, BitSet transientFields, String refusal) {
 
         static Layout refused(String why) {
-            return new Layout(null, null, null, null, false, null, why);
+            return new Layout(null, null, null, null, false, null, null, why);
         }
     }
 
@@ -330,21 +327,29 @@ final class ClassRegistry {
         List<Object> markers = new ArrayList<>();
         boolean leaf = true;
         boolean lazy = false;
-        String selfSerialized = transientStateRefusal(type, levels);
-        if (selfSerialized != null) {
-            return Layout.refused(selfSerialized);
-        }
+        // a class that serializes itself keeps state in its transient fields: they are stored too
+        boolean transients = PersistentClasses.storesTransientFields(type);
+        BitSet transientAt = null;
         for (Class<?> level : levels) {
             String refusal = rewriteRefusal(level);
             if (refusal != null) {
                 return Layout.refused(refusal);
             }
             List<Field> declared = persistentFields(level);
+            if (transients) {
+                declared.addAll(transientFields(level));
+            }
             if (!declared.isEmpty() && !declaresWriter(level)) {
                 return Layout.refused("class " + level.getName() + " has fields but was not rewritten by the Perpetua agent"
                         + " (was it loaded before the agent started, or excluded by the agent's options?)");
             }
             for (Field f : declared) {
+                if (Modifier.isTransient(f.getModifiers())) {
+                    if (transientAt == null) {
+                        transientAt = new BitSet();
+                    }
+                    transientAt.set(fields.size());
+                }
                 fields.add(new ClassDescriptor.Field(level.getName(), f.getName(), typeCode(f.getType())));
                 leaf &= cannotHoldContainer(f.getType());
                 if (!f.getType().isPrimitive()) {
@@ -355,63 +360,7 @@ final class ClassRegistry {
             }
         }
         return new Layout(ClassDescriptor.Kind.OBJECT, List.copyOf(fields), null, null, leaf,
-                lazy ? markers.toArray() : null, null);
-    }
-
-    /**
-     * A class that writes its own serialized form ({@code writeObject}, {@code readObject},
-     * {@code writeReplace}, or {@code Externalizable}) uses {@code transient} to mean "not in
-     * the default form, because I write it myself", not "not state": Guava's immutable
-     * collections, fastutil's lists and maps, Commons Collections' {@code LRUMap} and Joda-Time's
-     * chronologies keep their contents in transient fields. Perpetua stores no transient field,
-     * and cannot tell such state from a cache, so it refuses these objects at commit rather than
-     * have them come back empty or broken (they did, before session 23).
-     *
-     * @return why instances of {@code type} cannot be stored, or null if they can
-     */
-    private static String transientStateRefusal(Class<?> type, List<Class<?>> levels) {
-        List<String> transients = new ArrayList<>();
-        String hook = Externalizable.class.isAssignableFrom(type) ? "implements java.io.Externalizable" : null;
-        for (Class<?> level : levels) {
-            for (Field f : level.getDeclaredFields()) {
-                int m = f.getModifiers();
-                if (!Modifier.isStatic(m) && Modifier.isTransient(m) && !f.getName().startsWith(SYNTHETIC_PREFIX)) {
-                    transients.add(level.getName() + "." + f.getName());
-                }
-            }
-            if (hook == null) {
-                hook = serializationHook(level);
-            }
-        }
-        if (transients.isEmpty() || hook == null) {
-            return null;
-        }
-        return "class " + type.getName() + " keeps part of its state in transient fields ("
-                + String.join(", ", transients.subList(0, Math.min(4, transients.size())))
-                + (transients.size() > 4 ? ", ..." : "") + ") and writes its own serialized form (" + hook
-                + "); Perpetua stores no transient field, so it would come back without that state";
-    }
-
-    /** @return the first serialization method a class declares, as {@code C.writeObject(...)}, or null */
-    private static String serializationHook(Class<?> level) {
-        Object[][] hooks = {
-            {"writeObject", ObjectOutputStream.class},
-            {"writeReplace", null},
-            {"readObject", ObjectInputStream.class},
-        };
-        for (Object[] hook : hooks) {
-            String name = (String) hook[0];
-            Class<?> parameter = (Class<?>) hook[1];
-            try {
-                Method m = parameter == null ? level.getDeclaredMethod(name) : level.getDeclaredMethod(name, parameter);
-                if (!Modifier.isStatic(m.getModifiers()) && (parameter != null || m.getReturnType() == Object.class)) {
-                    return level.getName() + "." + name + "(" + (parameter == null ? "" : parameter.getSimpleName()) + ")";
-                }
-            } catch (NoSuchMethodException e) {
-                // not this one
-            }
-        }
-        return null;
+                lazy ? markers.toArray() : null, transientAt, null);
     }
 
     /**
@@ -477,7 +426,7 @@ final class ClassRegistry {
             MethodHandle ctor = lookup.findConstructor(type, MethodType.methodType(void.class, types))
                     .asType(MethodType.methodType(Object.class, types).generic())
                     .asSpreader(Object[].class, components.length);
-            return new Layout(ClassDescriptor.Kind.RECORD, List.copyOf(fields), ctor, accessors, false, null, null);
+            return new Layout(ClassDescriptor.Kind.RECORD, List.copyOf(fields), ctor, accessors, false, null, null, null);
         } catch (ReflectiveOperationException | RuntimeException e) {
             return Layout.refused("the record's canonical constructor or accessors are not accessible to Perpetua (" + e + ")");
         }
@@ -487,6 +436,22 @@ final class ClassRegistry {
     private static boolean cannotHoldContainer(Class<?> t) {
         return !(t.isArray() || t.isInterface() || t == Object.class
                 || java.util.Collection.class.isAssignableFrom(t) || Map.class.isAssignableFrom(t));
+    }
+
+    /**
+     * Transient instance fields of one class level, by name: after its persistent fields in the
+     * layout of a class that {@link PersistentClasses#storesTransientFields stores them}.
+     */
+    static List<Field> transientFields(Class<?> level) {
+        List<Field> out = new ArrayList<>();
+        for (Field f : level.getDeclaredFields()) {
+            int m = f.getModifiers();
+            if (!Modifier.isStatic(m) && Modifier.isTransient(m) && !f.getName().startsWith(SYNTHETIC_PREFIX)) {
+                out.add(f);
+            }
+        }
+        out.sort(Comparator.comparing(Field::getName));
+        return out;
     }
 
     /** Persistent fields of one class level, in layout order (by name). */

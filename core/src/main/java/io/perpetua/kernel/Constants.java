@@ -17,7 +17,9 @@ import java.util.Map;
  * read back from a store is not one of them. A constant is stored, in the record of each object
  * that refers to it, as its class and field name, and read back as the field's value: the
  * object itself, never a copy. Its own fields are class state, which is not stored, as static
- * fields are not (JSPIN 3.4). Stateless and thread-safe.
+ * fields are not (JSPIN 3.4). So is a plain {@code new Object()} marker held by a static final
+ * field of the class of the object that refers to it (or of a class it extends or is nested
+ * in). Stateless and thread-safe.
  */
 final class Constants {
 
@@ -33,7 +35,60 @@ final class Constants {
         }
     };
 
+    /**
+     * By class: the plain {@code new Object()} markers in static final fields of it, its
+     * super-classes, and the classes they are nested in; null if none. A collection marks a
+     * null key or a removed slot with one (Commons Collections' {@code AbstractHashedMap.NULL},
+     * Eclipse Collections' {@code UnifiedMap.NULL_KEY}), and compares by identity.
+     */
+    private static final ClassValue<Map<Object, Ref>> MARKERS = new ClassValue<>() {
+        @Override
+        protected Map<Object, Ref> computeValue(Class<?> type) {
+            Map<Object, Ref> found = null;
+            for (Class<?> outer = type; outer != null; outer = outer.getEnclosingClass()) {
+                for (Class<?> c = outer; c != null && c != Object.class; c = c.getSuperclass()) {
+                    if (c.getName().startsWith("java.")) {
+                        continue;
+                    }
+                    for (Field f : c.getDeclaredFields()) {
+                        int m = f.getModifiers();
+                        if (Modifier.isStatic(m) && Modifier.isFinal(m) && f.getType() == Object.class) {
+                            Object value = read(f);
+                            if (value != null && value.getClass() == Object.class) {
+                                if (found == null) {
+                                    found = new IdentityHashMap<>(2);
+                                }
+                                found.putIfAbsent(value, new Ref(c.getName(), f.getName()));
+                            }
+                        }
+                    }
+                }
+            }
+            return found;
+        }
+    };
+
     private Constants() {
+    }
+
+    /**
+     * @param owner the class of the object whose record holds the value
+     * @param marker a plain {@code Object}
+     * @return where it is a marker constant seen from {@code owner}, or null
+     */
+    static Ref marker(Class<?> owner, Object marker) {
+        Map<Object, Ref> markers = MARKERS.get(owner);
+        return markers == null ? null : markers.get(marker);
+    }
+
+    /** @return the value of a static field, or null if it cannot be read */
+    private static Object read(Field f) {
+        try {
+            f.setAccessible(true);
+            return f.get(null);
+        } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
+            return null; // a class of a module that does not open it
+        }
     }
 
     /**
@@ -53,13 +108,7 @@ final class Constants {
                 if (!Modifier.isStatic(m) || !Modifier.isFinal(m) || !f.getType().isAssignableFrom(type)) {
                     continue;
                 }
-                Object value;
-                try {
-                    f.setAccessible(true);
-                    value = f.get(null);
-                } catch (ReflectiveOperationException | RuntimeException | LinkageError e) {
-                    continue; // a class of a module that does not open it: its constants are stored as objects
-                }
+                Object value = read(f); // null if unreadable: its constants are stored as objects
                 if (value != null && value.getClass() == type) {
                     if (found == null) {
                         found = new IdentityHashMap<>(2);

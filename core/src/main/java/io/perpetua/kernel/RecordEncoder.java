@@ -3,9 +3,11 @@ package io.perpetua.kernel;
 import io.perpetua.NotPersistableException;
 import io.perpetua.kernel.ClassDescriptor.Kind;
 import io.perpetua.runtime.Persistent;
+import io.perpetua.runtime.PersistentClasses;
 import io.perpetua.runtime.RecordWriter;
 
 import java.lang.reflect.Array;
+import java.lang.reflect.Field;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -103,6 +105,8 @@ final class RecordEncoder implements RecordWriter {
     private int depth;
     /** Set by {@link #writeObject} for the one value it writes: a field of a rewritten object. */
     private boolean directField;
+    /** Whether the value being written is reached through a transient field (of a class that serializes itself). */
+    private boolean inTransientField;
     /**
      * The id of the home whose record is being written, or 0: references to it and to its
      * satellites are written {@link Tag#LOCAL}.
@@ -336,9 +340,36 @@ final class RecordEncoder implements RecordWriter {
                 return;
             }
         }
+        boolean transientField = info != null && info.transientFields != null && info.transientFields.get(field);
+        if (transientField && v instanceof Persistent && isView(v.getClass())) {
+            v = null; // a view cached in a transient field: made again when next asked for, as after deserialization
+        }
         expect('L');
         directField = true;
-        value(v, name, 0);
+        inTransientField = transientField;
+        try {
+            value(v, name, 0);
+        } finally {
+            inTransientField = false;
+        }
+    }
+
+    /**
+     * By class: whether its objects are views of an outer object (an inner, local or anonymous
+     * class with an outer instance, such as the key set a map makes when first asked for it).
+     * Such an object in a transient field of a class that serializes itself is a cache: Guava's
+     * multimaps keep their {@code asMap()} view there, and the view's own state is in transient
+     * fields of a class that does not serialize itself, which are not stored.
+     */
+    private static final ClassValue<Boolean> VIEWS = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return type.getEnclosingClass() != null && !java.lang.reflect.Modifier.isStatic(type.getModifiers());
+        }
+    };
+
+    private static boolean isView(Class<?> type) {
+        return VIEWS.get(type);
     }
 
     /**
@@ -432,7 +463,14 @@ final class RecordEncoder implements RecordWriter {
             // an array is never a value: the most common container skips the value classes' tests
             Kind kind = c.isArray() ? Kind.ARRAY : Containers.kindOf(v);
             if (kind == null) {
-                throw notPersistable(v, field, index);
+                Constants.Ref marker = c == Object.class && info != null ? Constants.marker(info.type, v) : null;
+                if (marker == null) {
+                    throw notPersistable(v, field, index);
+                }
+                out.writeByte(Tag.CONSTANT);
+                out.writeString(marker.className());
+                out.writeString(marker.field());
+                return;
             }
             long ref = reach.container(v, kind, path, field, index, direct);
             if ((ref & 1) == 0) {
@@ -647,11 +685,32 @@ final class RecordEncoder implements RecordWriter {
         } else if (c.getClassLoader() == null || c.getName().startsWith("java.") || c.getName().startsWith("jdk.")
                 || c.getName().startsWith("sun.") || c.getName().startsWith("javax.")) {
             reason = "Perpetua does not store this JDK type (threads, streams, sockets, class loaders and other"
-                    + " runtime objects have no meaning outside the JVM that made them); mark the field transient";
+                    + " runtime objects have no meaning outside the JVM that made them); " + (inTransientField
+                    ? "the field is transient, but " + info.type.getName() + " serializes itself ("
+                            + PersistentClasses.serializationMethod(info.type) + "), so its transient fields are stored too"
+                    : "mark the field transient");
+        } else if (statefulJdkSuperclass(c) != null) {
+            Field state = statefulJdkSuperclass(c);
+            reason = "it extends " + state.getDeclaringClass().getName() + ", a JDK class whose state (field "
+                    + state.getName() + ") Perpetua cannot store, so the agent left the class as it was";
         } else {
             reason = "its class was not rewritten by the Perpetua agent (run with -javaagent:perpetua-agent.jar;"
                     + " classes loaded before the agent started cannot be rewritten)";
         }
         return new NotPersistableException(c.getName(), where(field, index), reason);
+    }
+
+    /** @return an instance field of the first JDK super-class of {@code c} that has one, or null */
+    private static Field statefulJdkSuperclass(Class<?> c) {
+        for (Class<?> s = c.getSuperclass(); s != null && s != Object.class; s = s.getSuperclass()) {
+            if (s.getClassLoader() == null || s.getName().startsWith("java.")) {
+                for (Field f : s.getDeclaredFields()) {
+                    if (!java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+                        return f;
+                    }
+                }
+            }
+        }
+        return null;
     }
 }

@@ -38,10 +38,78 @@ public final class PersistentClasses {
 
     private static final MethodType PROXY_TYPE = MethodType.methodType(Persistent.class);
 
+    /** By class: whether it serializes itself, and so has its transient fields stored. */
+    private static final ClassValue<Boolean> SERIALIZES_ITSELF = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return serializationMethod(type) != null;
+        }
+    };
+
     /** By class: its {@link HollowFactory}, or the {@link MethodHandles.Lookup} to make one with. */
     private static final ConcurrentHashMap<Class<?>, Object> FACTORIES = new ConcurrentHashMap<>();
 
     private PersistentClasses() {
+    }
+
+    /**
+     * Whether the transient fields of a class's objects are stored, as its persistent fields are.
+     * They are when the class writes its own serialized form: it, or a super-class, declares
+     * {@code writeObject(ObjectOutputStream)}, {@code readObject(ObjectInputStream)} or
+     * {@code writeReplace()}, or it is {@code Externalizable}. There, {@code transient} means
+     * "not in the default serialized form, because I write it myself": Guava's immutable
+     * collections, fastutil's, Eclipse Collections' and Commons Collections' keep their contents
+     * in transient fields. Elsewhere a transient field is not stored and reads as its default
+     * after a fetch. Generated codecs and transient setters ask this of the object's class; the
+     * kernel lays out the class's records by it. Thread-safe; worked out once per class.
+     *
+     * @param type a class, not null
+     * @return true if its objects' transient fields are stored
+     */
+    public static boolean storesTransientFields(Class<?> type) {
+        return SERIALIZES_ITSELF.get(type);
+    }
+
+    /**
+     * @param type a class, not null
+     * @return the serialization method that makes {@link #storesTransientFields} true for it, as
+     *         {@code C.writeObject(ObjectOutputStream)}, or null if there is none
+     */
+    public static String serializationMethod(Class<?> type) {
+        if (java.io.Externalizable.class.isAssignableFrom(type)) {
+            return type.getName() + " implements java.io.Externalizable";
+        }
+        for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
+            String hook = declaredSerializationMethod(c);
+            if (hook != null) {
+                return hook;
+            }
+        }
+        return null;
+    }
+
+    private static String declaredSerializationMethod(Class<?> c) {
+        Object[][] methods = {
+            {"writeObject", java.io.ObjectOutputStream.class},
+            {"writeReplace", null},
+            {"readObject", java.io.ObjectInputStream.class},
+        };
+        for (Object[] method : methods) {
+            String name = (String) method[0];
+            Class<?> parameter = (Class<?>) method[1];
+            try {
+                java.lang.reflect.Method m = parameter == null ? c.getDeclaredMethod(name) : c.getDeclaredMethod(name, parameter);
+                if (!java.lang.reflect.Modifier.isStatic(m.getModifiers())
+                        && (parameter != null || m.getReturnType() == Object.class)) {
+                    return c.getName() + "." + name + "(" + (parameter == null ? "" : parameter.getSimpleName()) + ")";
+                }
+            } catch (NoSuchMethodException e) {
+                // not this one
+            } catch (LinkageError | SecurityException e) {
+                return null; // a class whose methods cannot be listed: its transient fields are not stored
+            }
+        }
+        return null;
     }
 
     /**

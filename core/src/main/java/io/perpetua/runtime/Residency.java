@@ -35,6 +35,25 @@ public final class Residency {
     }
 
     /**
+     * Called when a transient field of an object in a negative state (hollow or clean) is about
+     * to be written: fills it if hollow, and marks it dirty if its class stores transient fields
+     * ({@link PersistentClasses#storesTransientFields}); otherwise the write changes nothing
+     * that is stored.
+     *
+     * @param object a persistent-capable object, not null
+     */
+    public static void beforeTransientWrite(Persistent object) {
+        byte state = object.$perpetua$state();
+        if (state < 0) {
+            if (PersistentClasses.storesTransientFields(object.getClass())) {
+                object.$perpetua$handle().beforeWrite(object);
+            } else if (state == ObjectState.HOLLOW) {
+                object.$perpetua$handle().load(object);
+            }
+        }
+    }
+
+    /**
      * Called when the getter of a persistent array field finds the field's lazy marker (the
      * zero-length array in the class's {@code $perpetua$lazy$<field>}): the fill stepped over
      * the field's stored value, and it is decoded now, into the field. Thread-safe, like

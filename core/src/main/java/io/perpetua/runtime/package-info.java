@@ -17,8 +17,11 @@
  *       order of {@link java.lang.String#compareTo name}, with the {@code RecordWriter} method of
  *       the field's type ({@code writeObject}/{@code readObject} plus a cast for references).
  *       Persistent fields are the non-static, non-transient fields whose names do not start
- *       with {@code $perpetua$} (synthetic ones such as {@code this$0} included). The kernel
- *       derives the same layout by reflection, once per class, to build the class descriptor.</li>
+ *       with {@code $perpetua$} (synthetic ones such as {@code this$0} included). Then, only
+ *       if {@link io.perpetua.runtime.PersistentClasses#storesTransientFields
+ *       PersistentClasses.storesTransientFields(getClass())} (a class that serializes itself),
+ *       its transient instance fields, by name, in the same way. The kernel derives the same
+ *       layout by reflection, once per class, to build the class descriptor.</li>
  *   <li>Every concrete rewritten class has a creation proxy: a constructor that runs no user
  *       code (it calls the super-class's proxy constructor, or the no-argument constructor of
  *       the first non-rewritten super-class), called by its private static
@@ -36,7 +39,9 @@
  *       defaults. Reading a transient field, and the first statement of every non-static
  *       method: {@code if ($perpetua$state == ObjectState.HOLLOW) Residency.load(this);}.
  *       Writing a field: {@code if ($perpetua$state < 0) Residency.beforeWrite(this);} then the
- *       field. {@link io.perpetua.runtime.Residency} is the only slow path.</li>
+ *       field; a transient field, {@code Residency.beforeTransientWrite(this)}, which marks the
+ *       object dirty only if its class stores transient fields.
+ *       {@link io.perpetua.runtime.Residency} is the only slow path.</li>
  *   <li>Every persistent field of an array type {@code T[]} has a <em>lazy marker</em>:
  *       {@code private static final T[] $perpetua$lazy$<field> = new T[0]}, set first in the
  *       static initializer. A fill may leave the marker in the field instead of decoding the

@@ -5,7 +5,6 @@ import io.perpetua.PersistentStore;
 import io.perpetua.runtime.ObjectState;
 import io.perpetua.testmodel.Node;
 import io.perpetua.testmodel.Plain;
-import io.perpetua.testmodel.SelfSerialized;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayInputStream;
@@ -48,31 +47,6 @@ class NotPersistableTest {
     void aClassTheAgentDidNotRewriteIsRejectedWithAHint() throws Exception {
         NotPersistableException e = assertRejected(new Plain(), Plain.class.getName(), "\"root\".next.children[1].any");
         assertTrue(e.getMessage().contains("-javaagent"), e.getMessage());
-    }
-
-    /**
-     * A class that keeps state in transient fields and writes its own serialized form would come
-     * back without that state (fastutil's lists, Guava's immutable collections, Commons
-     * Collections' LRUMap did, before session 23): refused, naming the fields and the method.
-     * A transient field in a class without such a method is a cache, and is not stored
-     * ({@code Node.cache}, in every other test).
-     */
-    @Test
-    void aClassThatWritesItsTransientStateItselfIsRejected() throws Exception {
-        SelfSerialized list = new SelfSerialized(1, 2, 3);
-        NotPersistableException e = assertRejected(list, SelfSerialized.class.getName(), "\"root\".next.children[1].any");
-        assertEquals("class io.perpetua.testmodel.SelfSerialized keeps part of its state in transient fields"
-                + " (io.perpetua.testmodel.SelfSerialized.items) and writes its own serialized form"
-                + " (io.perpetua.testmodel.SelfSerialized.writeObject(ObjectOutputStream)); Perpetua stores no"
-                + " transient field, so it would come back without that state", e.reason());
-        // Java serialization, for which the class is written, does keep it
-        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-        try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
-            out.writeObject(new SelfSerialized(1, 2, 3));
-        }
-        try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
-            assertEquals(List.of(1, 2, 3), java.util.Arrays.stream(((SelfSerialized) in.readObject()).items()).boxed().toList());
-        }
     }
 
     @Test

@@ -27,6 +27,15 @@ final class ClassInfo {
             return (access & (Opcodes.ACC_STATIC | Opcodes.ACC_TRANSIENT)) == 0
                     && !name.startsWith(Protocol.PREFIX);
         }
+
+        /**
+         * @return whether this is a transient instance field of the class's own (stored only in
+         *         a class that serializes itself: {@code PersistentClasses.storesTransientFields})
+         */
+        boolean isTransientField() {
+            return (access & (Opcodes.ACC_STATIC | Opcodes.ACC_TRANSIENT)) == Opcodes.ACC_TRANSIENT
+                    && !name.startsWith(Protocol.PREFIX);
+        }
     }
 
     final String name;

@@ -211,14 +211,13 @@ final class PersistentMembersAdder extends ClassVisitor {
     }
 
     /** {@code if (self.$perpetua$state < 0) Residency.beforeWrite(self);} with self in local 0. */
-    private void emitWriteCheck(MethodVisitor mv) {
+    private void emitWriteCheck(MethodVisitor mv, String slowPath) {
         Label writable = new Label();
         mv.visitVarInsn(Opcodes.ALOAD, 0);
         mv.visitFieldInsn(Opcodes.GETFIELD, className, Protocol.STATE_FIELD, Protocol.STATE_DESC);
         mv.visitJumpInsn(Opcodes.IFGE, writable);
         mv.visitVarInsn(Opcodes.ALOAD, 0);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, Protocol.BEFORE_WRITE, Protocol.SLOW_PATH_DESC,
-                false);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, slowPath, Protocol.SLOW_PATH_DESC, false);
         mv.visitLabel(writable);
         mv.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
     }
@@ -381,11 +380,8 @@ final class PersistentMembersAdder extends ClassVisitor {
         MethodVisitor mv = super.visitMethod(accessorAccess(f), Protocol.SET + f.name(),
                 Protocol.setterDescriptor(className, f.descriptor()), null, null);
         mv.visitCode();
-        if (f.isPersistentField()) {
-            emitWriteCheck(mv);
-        } else {
-            emitLoadCheck(mv); // a transient field: its object must be resident, but is not dirtied
-        }
+        // a transient field dirties its object only if the object's class stores transient fields
+        emitWriteCheck(mv, f.isPersistentField() ? Protocol.BEFORE_WRITE : Protocol.BEFORE_TRANSIENT_WRITE);
         mv.visitVarInsn(Opcodes.ALOAD, 0);
         mv.visitVarInsn(Type.getType(f.descriptor()).getOpcode(Opcodes.ILOAD), 1);
         mv.visitFieldInsn(Opcodes.PUTFIELD, className, f.name(), f.descriptor());
@@ -394,13 +390,19 @@ final class PersistentMembersAdder extends ClassVisitor {
         mv.visitEnd();
     }
 
-    private List<ClassInfo.Member> layout() {
-        return instanceFields.stream().filter(ClassInfo.Member::isPersistentField)
+    /** @return the fields this class's codec handles, persistent or transient, in layout order (by name) */
+    private List<ClassInfo.Member> layout(boolean transients) {
+        return instanceFields.stream()
+                .filter(transients ? ClassInfo.Member::isTransientField : ClassInfo.Member::isPersistentField)
                 .sorted(Comparator.comparing(ClassInfo.Member::name)).toList();
     }
 
+    /**
+     * The codec: the super-class's fields first, then this class's persistent fields, then, if
+     * the object's class stores transient fields ({@code PersistentClasses.storesTransientFields},
+     * a class that serializes itself), its transient ones.
+     */
     private void addCodec() {
-        List<ClassInfo.Member> fields = layout();
         MethodVisitor w = super.visitMethod(Opcodes.ACC_PUBLIC | Opcodes.ACC_SYNTHETIC, Protocol.WRITE,
                 Protocol.WRITE_DESC, null, null);
         w.visitCode();
@@ -409,13 +411,13 @@ final class PersistentMembersAdder extends ClassVisitor {
             w.visitVarInsn(Opcodes.ALOAD, 1);
             w.visitMethodInsn(Opcodes.INVOKESPECIAL, superName, Protocol.WRITE, Protocol.WRITE_DESC, false);
         }
-        for (ClassInfo.Member f : fields) {
-            Type t = Type.getType(f.descriptor());
-            w.visitVarInsn(Opcodes.ALOAD, 1);
-            w.visitVarInsn(Opcodes.ALOAD, 0);
-            w.visitFieldInsn(Opcodes.GETFIELD, className, f.name(), f.descriptor());
-            w.visitMethodInsn(Opcodes.INVOKEINTERFACE, Protocol.RECORD_WRITER, "write" + kind(t),
-                    "(" + (isReference(t) ? "Ljava/lang/Object;" : t.getDescriptor()) + ")V", true);
+        emitFieldWrites(w, layout(false));
+        List<ClassInfo.Member> transients = layout(true);
+        if (!transients.isEmpty()) {
+            Label skip = emitIfStoresTransients(w);
+            emitFieldWrites(w, transients);
+            w.visitLabel(skip);
+            w.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
         }
         w.visitInsn(Opcodes.RETURN);
         w.visitMaxs(0, 0);
@@ -429,6 +431,41 @@ final class PersistentMembersAdder extends ClassVisitor {
             r.visitVarInsn(Opcodes.ALOAD, 1);
             r.visitMethodInsn(Opcodes.INVOKESPECIAL, superName, Protocol.READ, Protocol.READ_DESC, false);
         }
+        emitFieldReads(r, layout(false));
+        if (!transients.isEmpty()) {
+            Label skip = emitIfStoresTransients(r);
+            emitFieldReads(r, transients);
+            r.visitLabel(skip);
+            r.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
+        }
+        r.visitInsn(Opcodes.RETURN);
+        r.visitMaxs(0, 0);
+        r.visitEnd();
+    }
+
+    /** {@code if (!PersistentClasses.storesTransientFields(this.getClass())) goto skip}; returns skip. */
+    private static Label emitIfStoresTransients(MethodVisitor mv) {
+        Label skip = new Label();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/lang/Object", "getClass", "()Ljava/lang/Class;", false);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.PERSISTENT_CLASSES, Protocol.STORES_TRANSIENTS,
+                Protocol.STORES_TRANSIENTS_DESC, false);
+        mv.visitJumpInsn(Opcodes.IFEQ, skip);
+        return skip;
+    }
+
+    private void emitFieldWrites(MethodVisitor w, List<ClassInfo.Member> fields) {
+        for (ClassInfo.Member f : fields) {
+            Type t = Type.getType(f.descriptor());
+            w.visitVarInsn(Opcodes.ALOAD, 1);
+            w.visitVarInsn(Opcodes.ALOAD, 0);
+            w.visitFieldInsn(Opcodes.GETFIELD, className, f.name(), f.descriptor());
+            w.visitMethodInsn(Opcodes.INVOKEINTERFACE, Protocol.RECORD_WRITER, "write" + kind(t),
+                    "(" + (isReference(t) ? "Ljava/lang/Object;" : t.getDescriptor()) + ")V", true);
+        }
+    }
+
+    private void emitFieldReads(MethodVisitor r, List<ClassInfo.Member> fields) {
         for (ClassInfo.Member f : fields) {
             Type t = Type.getType(f.descriptor());
             r.visitVarInsn(Opcodes.ALOAD, 0);
@@ -440,9 +477,6 @@ final class PersistentMembersAdder extends ClassVisitor {
             }
             r.visitFieldInsn(Opcodes.PUTFIELD, className, f.name(), f.descriptor());
         }
-        r.visitInsn(Opcodes.RETURN);
-        r.visitMaxs(0, 0);
-        r.visitEnd();
     }
 
     private static boolean isReference(Type t) {

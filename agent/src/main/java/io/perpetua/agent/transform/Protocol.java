@@ -33,6 +33,11 @@ final class Protocol {
     static final String LOAD = "load";
     static final String BEFORE_WRITE = "beforeWrite";
     static final String SLOW_PATH_DESC = "(L" + PERSISTENT + ";)V";
+    /** {@code Residency.beforeTransientWrite(Persistent)}: the setter of a transient field. */
+    static final String BEFORE_TRANSIENT_WRITE = "beforeTransientWrite";
+    /** {@code PersistentClasses.storesTransientFields(Class)}: the codec's test for its transient fields. */
+    static final String STORES_TRANSIENTS = "storesTransientFields";
+    static final String STORES_TRANSIENTS_DESC = "(Ljava/lang/Class;)Z";
 
     /** {@code ObjectState.HOLLOW}: the only state whose reads take the slow path. */
     static final int HOLLOW = -2;

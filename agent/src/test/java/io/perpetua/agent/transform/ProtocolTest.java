@@ -43,6 +43,10 @@ class ProtocolTest {
                 Protocol.REGISTER, Class.class, java.lang.invoke.MethodHandles.Lookup.class)));
         assertEquals(PersistentClasses.CREATION_PROXY, Protocol.NEW_HOLLOW);
         assertEquals(PersistentClasses.REWRITE_REFUSAL, Protocol.REFUSED);
+        assertEquals(Protocol.SLOW_PATH_DESC, Type.getMethodDescriptor(
+                Residency.class.getMethod(Protocol.BEFORE_TRANSIENT_WRITE, Persistent.class)));
+        assertEquals(Protocol.STORES_TRANSIENTS_DESC, Type.getMethodDescriptor(
+                PersistentClasses.class.getMethod(Protocol.STORES_TRANSIENTS, Class.class)));
         assertEquals("newInstance", HollowFactory.class.getMethods()[0].getName());
         assertEquals(Protocol.NEW_HOLLOW_DESC.substring(2), Type.getDescriptor(
                 HollowFactory.class.getMethod("newInstance").getReturnType()));

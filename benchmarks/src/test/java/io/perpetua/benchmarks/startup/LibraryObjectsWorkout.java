@@ -1,6 +1,5 @@
 package io.perpetua.benchmarks.startup;
 
-import io.perpetua.NotPersistableException;
 import io.perpetua.PersistentStore;
 
 import java.nio.file.Path;
@@ -9,14 +8,17 @@ import java.util.List;
 
 /**
  * Objects of other languages' and libraries' classes in a RocksDB store (needs the agent), in
- * two runs: {@code write DIR} stores them, {@code read DIR} reads them back in a new JVM.
+ * runs of their own: {@code write DIR} stores them, {@code change DIR} changes some in place,
+ * {@code read DIR} prints them.
  * <ul>
  *   <li>Constants come back as themselves: Scala's {@code Nil} and {@code None} (a Scala list
  *       ends with {@code Nil}, and {@code isEmpty} is {@code this eq Nil}), Kotlin's
  *       {@code EmptyList} object, Joda-Time's UTC chronology, which its dates hold.</li>
- *   <li>Objects that keep their state in transient fields and serialize it themselves (Guava's
- *       {@code ImmutableList}, Commons Collections' {@code LRUMap}) are refused at commit, with
- *       the reason; before, they came back broken or empty.</li>
+ *   <li>Classes that keep their state in transient fields and serialize it themselves have
+ *       those fields stored: Guava's {@code ImmutableList} and {@code ArrayListMultimap} (whose
+ *       {@code asMap()} view, cached in a transient field, is made again), Commons Collections'
+ *       {@code LRUMap} (with its {@code new Object()} marker), Scala's {@code ArrayBuffer}, and
+ *       Joda-Time's chronology of a time zone.</li>
  * </ul>
  */
 public final class LibraryObjectsWorkout {
@@ -24,59 +26,76 @@ public final class LibraryObjectsWorkout {
     }
 
     public static void main(String[] args) {
-        Path store = Path.of(args[1]).resolve("store");
-        if (args[0].equals("write")) {
-            write(store);
-        } else {
-            read(store);
-        }
-    }
-
-    private static void write(Path dir) {
-        try (PersistentStore store = PersistentStore.open(dir)) {
-            List<Object> objects = new ArrayList<>();
-            objects.add(scala.jdk.javaapi.CollectionConverters.asScala(List.of("a", "b", "c")).toList());
-            objects.add(scala.Option.apply(null));
-            objects.add(scala.Option.apply("some"));
-            objects.add(kotlin.collections.CollectionsKt.emptyList());
-            objects.add(new kotlin.Pair<>("left", 1));
-            objects.add(new org.joda.time.LocalDate(2024, 2, 29));
-            objects.add(new org.joda.time.DateTime(2024, 2, 29, 12, 30, org.joda.time.DateTimeZone.UTC));
-            store.inTransaction(() -> store.persist(objects, "objects"));
-            System.out.println("written " + objects);
-
-            org.apache.commons.collections4.map.LRUMap<String, String> lru = new org.apache.commons.collections4.map.LRUMap<>(4);
-            lru.put("k", "v");
-            for (Object refused : List.of(com.google.common.collect.ImmutableList.of("x", "y"), lru)) {
-                store.beginTransaction();
-                store.persist(new ArrayList<>(List.of(refused)), "refused");
-                try {
-                    store.commitTransaction();
-                    System.out.println("stored " + refused.getClass().getName());
-                } catch (NotPersistableException e) {
-                    System.out.println("refused " + e.className() + " at " + e.path() + ": " + e.reason());
-                    store.abortTransaction();
-                }
+        try (PersistentStore store = PersistentStore.open(Path.of(args[1]).resolve("store"))) {
+            switch (args[0]) {
+                case "write" -> write(store);
+                case "change" -> change(store);
+                default -> read(store);
             }
         }
     }
 
+    private static void write(PersistentStore store) {
+        List<Object> objects = new ArrayList<>();
+        objects.add(scala.jdk.javaapi.CollectionConverters.asScala(List.of("a", "b", "c")).toList());
+        objects.add(scala.Option.apply(null));
+        objects.add(kotlin.collections.CollectionsKt.emptyList());
+        objects.add(new kotlin.Pair<>("left", 1));
+        objects.add(new org.joda.time.LocalDate(2024, 2, 29));
+        objects.add(new org.joda.time.DateTime(2024, 2, 29, 12, 30, org.joda.time.DateTimeZone.UTC));
+        objects.add(new org.joda.time.DateTime(2024, 7, 1, 9, 0, org.joda.time.DateTimeZone.forID("Europe/Paris")));
+        objects.add(com.google.common.collect.ImmutableList.of("x", "y"));
+        com.google.common.collect.ArrayListMultimap<String, Integer> multimap = com.google.common.collect.ArrayListMultimap.create();
+        multimap.put("k", 1);
+        multimap.put("k", 2);
+        multimap.asMap(); // a view, cached in a transient field
+        objects.add(multimap);
+        org.apache.commons.collections4.map.LRUMap<String, String> lru = new org.apache.commons.collections4.map.LRUMap<>(2);
+        lru.put("one", "1");
+        objects.add(lru);
+        scala.collection.mutable.ArrayBuffer<String> buffer = new scala.collection.mutable.ArrayBuffer<>();
+        buffer.addOne("p");
+        objects.add(buffer);
+        store.inTransaction(() -> store.persist(objects, "objects"));
+        System.out.println("written " + objects);
+    }
+
     @SuppressWarnings("unchecked")
-    private static void read(Path dir) {
-        try (PersistentStore store = PersistentStore.open(dir)) {
-            System.out.println("names " + store.names());
-            List<Object> objects = (List<Object>) store.fetch("objects");
-            System.out.println("read " + objects);
-            scala.collection.immutable.List<String> list = (scala.collection.immutable.List<String>) objects.get(0);
-            Object end = list.drop(3);
-            System.out.println("scala list length " + list.length() + ", ends with Nil itself "
-                    + (end == scala.collection.immutable.Nil$.MODULE$) + ", " + list.map(s -> s + s));
-            System.out.println("scala None itself " + (objects.get(1) == scala.None$.MODULE$));
-            System.out.println("kotlin EmptyList itself " + (objects.get(3) == kotlin.collections.CollectionsKt.emptyList()));
-            org.joda.time.LocalDate date = (org.joda.time.LocalDate) objects.get(5);
-            org.joda.time.DateTime time = (org.joda.time.DateTime) objects.get(6);
-            System.out.println("joda " + date.plusDays(1) + " " + time.plusHours(12).getDayOfMonth()
-                    + ", chronology itself " + (date.getChronology() == org.joda.time.chrono.ISOChronology.getInstanceUTC()));
-        }
+    private static void change(PersistentStore store) {
+        List<Object> objects = (List<Object>) store.fetch("objects");
+        store.inTransaction(() -> {
+            ((com.google.common.collect.ArrayListMultimap<String, Integer>) objects.get(8)).put("k", 3);
+            org.apache.commons.collections4.map.LRUMap<String, String> lru =
+                    (org.apache.commons.collections4.map.LRUMap<String, String>) objects.get(9);
+            lru.put("two", "2");
+            lru.put("three", "3"); // evicts "one"
+            ((scala.collection.mutable.ArrayBuffer<String>) objects.get(10)).addOne("q");
+        });
+        System.out.println("changed");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void read(PersistentStore store) {
+        List<Object> objects = (List<Object>) store.fetch("objects");
+        System.out.println("read " + objects);
+        scala.collection.immutable.List<String> list = (scala.collection.immutable.List<String>) objects.get(0);
+        Object end = list.drop(3);
+        System.out.println("scala list length " + list.length() + ", ends with Nil itself "
+                + (end == scala.collection.immutable.Nil$.MODULE$) + ", " + list.map(s -> s + s));
+        System.out.println("scala None itself " + (objects.get(1) == scala.None$.MODULE$));
+        System.out.println("kotlin EmptyList itself " + (objects.get(2) == kotlin.collections.CollectionsKt.emptyList()));
+        org.joda.time.LocalDate date = (org.joda.time.LocalDate) objects.get(4);
+        org.joda.time.DateTime paris = (org.joda.time.DateTime) objects.get(6);
+        System.out.println("joda " + date.plusDays(1) + ", chronology itself "
+                + (date.getChronology() == org.joda.time.chrono.ISOChronology.getInstanceUTC())
+                + ", Paris " + paris.plusMonths(6) + " " + paris.getZone().getID());
+        com.google.common.collect.ArrayListMultimap<String, Integer> multimap =
+                (com.google.common.collect.ArrayListMultimap<String, Integer>) objects.get(8);
+        System.out.println("guava " + ((List<String>) objects.get(7)).subList(1, 2) + " " + multimap.get("k")
+                + " " + multimap.asMap() + " " + multimap.size());
+        org.apache.commons.collections4.map.LRUMap<String, String> lru =
+                (org.apache.commons.collections4.map.LRUMap<String, String>) objects.get(9);
+        System.out.println("lru " + lru.get("one") + " " + lru.get("three") + " " + lru.keySet() + " full " + lru.isFull());
+        System.out.println("scala buffer " + objects.get(10));
     }
 }

@@ -1,0 +1,108 @@
+package io.perpetua.agent.transform;
+
+import io.perpetua.PersistentStore;
+import io.perpetua.runtime.ObjectState;
+import io.perpetua.runtime.Persistent;
+import io.perpetua.runtime.PersistentClasses;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Transient fields under the real transformer and kernel (a {@code memory:} store, closed and
+ * reopened): those of a class that serializes itself are stored, even when a subclass declares
+ * the serialization method; a transient setter dirties such an object; a view cached in a
+ * transient field comes back made again; a {@code new Object()} marker comes back as itself;
+ * the transient fields of other classes are not stored.
+ */
+class TransientStateTest {
+    private static int stores;
+
+    @Test
+    void transientStateOfAClassThatSerializesItselfIsStored() throws Exception {
+        RewritingClassLoader loader = new RewritingClassLoader("corpus.");
+        Class<?> intList = loader.load("corpus.access.IntList");
+        Class<?> hashed = loader.load("corpus.access.Hashed");
+        Class<?> frozen = loader.load("corpus.access.Frozen");
+        assertTrue(PersistentClasses.storesTransientFields(intList));
+        assertTrue(PersistentClasses.storesTransientFields(hashed), "its subclass declares writeObject");
+        assertFalse(PersistentClasses.storesTransientFields(frozen), "Serializable, but not serialized by hand");
+
+        Object list = Reflect.make(intList);
+        for (int i = 1; i <= 5; i++) {
+            Reflect.call(list, "add", i); // grows its transient array twice
+        }
+        Object map = Reflect.make(hashed);
+        Reflect.call(map, "put", "k", "v");
+        Reflect.call(map, "put", null, "for null");
+        Object view = Reflect.call(map, "keys"); // cached in a transient field
+        Object cycle = Reflect.call(frozen, "cycle");
+        setCache(cycle, 42);
+
+        // the kernel resolves stored class names through the context loader: the rewritten ones
+        Thread.currentThread().setContextClassLoader(loader);
+        try {
+            check(loader, list, map, view, cycle);
+        } finally {
+            Thread.currentThread().setContextClassLoader(TransientStateTest.class.getClassLoader());
+        }
+    }
+
+    private static void check(RewritingClassLoader loader, Object list, Object map, Object view, Object cycle)
+            throws Exception {
+        String uri = "memory:transient-state-" + ++stores;
+        try (PersistentStore store = PersistentStore.open(uri)) {
+            store.inTransaction(() -> store.persist(new ArrayList<>(List.of(list, map, cycle)), "root"));
+        }
+        try (PersistentStore store = PersistentStore.open(uri)) {
+            List<?> root = (List<?>) store.fetch("root");
+            Object l = root.get(0);
+            assertEquals(15, Reflect.call(l, "sum"));
+            Object m = root.get(1);
+            assertEquals("v", Reflect.call(m, "get", "k"));
+            assertEquals("for null", Reflect.call(m, "get", (Object) null), "the marker came back as itself");
+            Object v = Reflect.call(m, "keys");
+            assertNotSame(view, v);
+            assertEquals(2, Reflect.call(v, "size"), "the view was made again, of the map read back");
+            Object f = root.get(2);
+            assertEquals(1, Reflect.call(f, "a"));
+            assertEquals(0, cache(f), "a transient cache of a class that does not serialize itself is not stored");
+
+            store.beginTransaction();
+            assertEquals(ObjectState.CLEAN, ((Persistent) l).$perpetua$state());
+            Reflect.call(l, "add", 6); // a write of its size and of its transient array
+            assertEquals(ObjectState.DIRTY, ((Persistent) l).$perpetua$state());
+            Reflect.call(m, "put", "k2", "v2"); // writes only transient fields
+            assertEquals(ObjectState.DIRTY, ((Persistent) m).$perpetua$state(), "a transient setter dirtied it");
+            setCache(f, 7);
+            assertEquals(ObjectState.CLEAN, ((Persistent) f).$perpetua$state(), "this one's transient field is not stored");
+            store.commitTransaction();
+        }
+        try (PersistentStore store = PersistentStore.open(uri)) {
+            List<?> root = (List<?>) store.fetch("root");
+            assertEquals(21, Reflect.call(root.get(0), "sum"));
+            assertEquals("v2", Reflect.call(root.get(1), "get", "k2"));
+        }
+        assertEquals(List.of(), loader.events.failed);
+        assertEquals("", loader.verifyAll());
+    }
+
+    /** Frozen's transient cache, through its generated setter (as rewritten code writes it). */
+    private static void setCache(Object frozen, int value) throws Exception {
+        java.lang.reflect.Method set = frozen.getClass().getDeclaredMethod("$perpetua$set$cache", frozen.getClass(), int.class);
+        set.setAccessible(true);
+        set.invoke(null, frozen, value);
+    }
+
+    private static int cache(Object frozen) throws Exception {
+        java.lang.reflect.Method get = frozen.getClass().getDeclaredMethod("$perpetua$get$cache", frozen.getClass());
+        get.setAccessible(true);
+        return (int) get.invoke(null, frozen);
+    }
+}
