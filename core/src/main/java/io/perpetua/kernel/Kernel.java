@@ -493,6 +493,9 @@ public final class Kernel implements PersistentStore {
                 if (object.$perpetua$handle() instanceof Handle oh && oh.kernel == Kernel.this) {
                     return oh.id();
                 }
+                if (object.$perpetua$handle() == null && Constants.of(object) != null) {
+                    return CONSTANT;
+                }
                 throw new Changed();
             }
 
@@ -1672,6 +1675,9 @@ public final class Kernel implements PersistentStore {
             }
             if (object.$perpetua$handle() != null) {
                 handleOf(object, parent.render() + PathNode.step(field, index)); // another store's: throws
+            }
+            if (Constants.of(object) != null) {
+                return CONSTANT; // stored by reference, never given an id
             }
             PathNode path = parent.child(field, index);
             ClassInfo info = checkStorable(object.getClass(), path);

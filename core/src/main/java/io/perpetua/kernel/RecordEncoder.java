@@ -46,7 +46,13 @@ final class RecordEncoder implements RecordWriter {
 
     /** What the encoder asks about each reference it meets. */
     interface Reach {
-        /** @return the id of a rewritten object, making it persistent if it is not yet */
+        /** What {@link #object} returns for a {@link Constants constant}, which is stored by reference. */
+        long CONSTANT = -1;
+
+        /**
+         * @return the id of a rewritten object, making it persistent if it is not yet; or
+         *         {@link #CONSTANT}
+         */
         long object(Persistent object, PathNode parent, String field, int index);
 
         /**
@@ -399,16 +405,14 @@ final class RecordEncoder implements RecordWriter {
             return;
         }
         if (v instanceof Persistent p) {
-            if (p.$perpetua$handle() == null) { // new to the store, or a constant, which never is
-                Constants.Ref constant = Constants.of(p);
-                if (constant != null) {
-                    out.writeByte(Tag.CONSTANT);
-                    out.writeString(constant.className());
-                    out.writeString(constant.field());
-                    return;
-                }
-            }
             long id = reach.object(p, path, field, index);
+            if (id == Reach.CONSTANT) { // asked only of an object new to the store: a constant never is
+                Constants.Ref constant = Constants.of(p);
+                out.writeByte(Tag.CONSTANT);
+                out.writeString(constant.className());
+                out.writeString(constant.field());
+                return;
+            }
             int descriptor = classes.info(p.getClass()).descriptor.id;
             if (home != 0 && Satellites.home(id) == home) {
                 out.writeByte(Tag.LOCAL);
