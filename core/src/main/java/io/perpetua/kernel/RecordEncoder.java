@@ -350,6 +350,9 @@ final class RecordEncoder implements RecordWriter {
         if (transientField && v instanceof Persistent && isView(v.getClass())) {
             v = null; // a view cached in a transient field: made again when next asked for, as after deserialization
         }
+        if (transientField && v instanceof Object[] table && HashedSets.isOne(info.type)) {
+            HashedSets.check(info.type, table, where(name, 0));
+        }
         expect('L');
         directField = true;
         inTransientField = transientField;

@@ -93,6 +93,48 @@ class TransientStateTest {
         assertEquals("", loader.verifyAll());
     }
 
+    /**
+     * A set with a hash table of its own, in a transient array: stored as it is, so its elements
+     * keep the slots their hash codes gave them. Elements with value hashes are found again;
+     * one that hashes by identity (an enum constant) would not be, in the next JVM, and the
+     * commit is refused, saying so.
+     */
+    @Test
+    void aHashSetOfItsOwnIsStoredWithValueHashesAndRefusedWithIdentityHashes() throws Exception {
+        RewritingClassLoader loader = new RewritingClassLoader("corpus.");
+        Class<?> setClass = loader.load("corpus.access.SmallHashSet");
+        Thread.currentThread().setContextClassLoader(loader);
+        String uri = "memory:transient-state-" + ++stores;
+        try {
+            @SuppressWarnings("unchecked")
+            java.util.Set<Object> strings = (java.util.Set<Object>) Reflect.make(setClass);
+            strings.addAll(List.of("a", "b", 42));
+            try (PersistentStore store = PersistentStore.open(uri)) {
+                store.inTransaction(() -> store.persist(strings, "strings"));
+
+                @SuppressWarnings("unchecked")
+                java.util.Set<Object> enums = (java.util.Set<Object>) Reflect.make(setClass);
+                enums.add(loader.load("corpus.access.Op").getEnumConstants()[0]);
+                store.beginTransaction();
+                store.persist(enums, "enums");
+                io.perpetua.NotPersistableException e = org.junit.jupiter.api.Assertions.assertThrows(
+                        io.perpetua.NotPersistableException.class, store::commitTransaction);
+                assertEquals("corpus.access.SmallHashSet", e.className());
+                assertEquals("\"enums\".table", e.path());
+                assertTrue(e.reason().startsWith("it is a set that keeps a hash table of its own, stored as it is, and its"
+                        + " element corpus.access.Op$1 (an enum constant) hashes by identity"), e::getMessage);
+                store.abortTransaction();
+            }
+            try (PersistentStore store = PersistentStore.open(uri)) {
+                java.util.Set<?> back = (java.util.Set<?>) store.fetch("strings");
+                assertTrue(back.contains("a") && back.contains("b") && back.contains(42), back::toString);
+                assertEquals(List.of("strings"), store.names());
+            }
+        } finally {
+            Thread.currentThread().setContextClassLoader(TransientStateTest.class.getClassLoader());
+        }
+    }
+
     /** Frozen's transient cache, through its generated setter (as rewritten code writes it). */
     private static void setCache(Object frozen, int value) throws Exception {
         java.lang.reflect.Method set = frozen.getClass().getDeclaredMethod("$perpetua$set$cache", frozen.getClass(), int.class);
