@@ -84,7 +84,7 @@ final class RecordEncoder implements RecordWriter {
                 BigInteger.class, BigDecimal.class, UUID.class, Optional.class, OptionalInt.class, OptionalLong.class,
                 OptionalDouble.class, LocalDate.class, LocalTime.class, LocalDateTime.class, Instant.class,
                 Duration.class, Period.class, ZoneOffset.class, OffsetDateTime.class, ZonedDateTime.class,
-                OffsetTime.class, Year.class, YearMonth.class, MonthDay.class);
+                OffsetTime.class, Year.class, YearMonth.class, MonthDay.class, java.math.MathContext.class);
 
         private ValueClasses() {
         }
@@ -658,6 +658,11 @@ final class RecordEncoder implements RecordWriter {
             out.writeByte(Tag.MONTH_DAY);
             out.writeVarInt(m.getMonthValue());
             out.writeVarInt(m.getDayOfMonth());
+        } else if (c == java.math.MathContext.class) {
+            java.math.MathContext m = (java.math.MathContext) v;
+            out.writeByte(Tag.MATH_CONTEXT);
+            out.writeVarInt(m.getPrecision());
+            out.writeVarInt(m.getRoundingMode().ordinal());
         } else {
             return false;
         }

@@ -10,7 +10,8 @@ package io.perpetua.kernel;
  *   <li>2: also references to satellites by home and index ({@link Tag#SATELLITE}) and within
  *       the record ({@link Tag#LOCAL}). Format 2 reads format 1 records.</li>
  *   <li>3: also references to {@link Constants constants} by class and field name
- *       ({@link Tag#CONSTANT}). Format 3 reads format 1 and 2 records.</li>
+ *       ({@link Tag#CONSTANT}), and {@code MathContext} values ({@link Tag#MATH_CONTEXT}).
+ *       Format 3 reads format 1 and 2 records.</li>
  * </ul>
  *
  * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes

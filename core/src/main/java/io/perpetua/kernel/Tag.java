@@ -82,6 +82,11 @@ final class Tag {
      * the static final field that holds it. Format 3.
      */
     static final int CONSTANT = 44;
+    /**
+     * A {@code java.math.MathContext} (Scala's {@code BigDecimal} holds one): varint precision,
+     * varint ordinal of its {@code RoundingMode}, whose constants the JDK fixes. Format 3.
+     */
+    static final int MATH_CONTEXT = 45;
 
     private Tag() {
     }

@@ -108,6 +108,7 @@ class TypesRoundTripTest {
                 Arguments.of("BigInteger", new BigInteger("-123456789012345678901234567890")),
                 Arguments.of("BigDecimal", new BigDecimal("3.14159265358979323846264338327950288")),
                 Arguments.of("UUID", UUID.fromString("123e4567-e89b-12d3-a456-426614174000")),
+                Arguments.of("MathContext", new java.math.MathContext(7, java.math.RoundingMode.HALF_DOWN)),
                 Arguments.of("Optional", Optional.of("x")),
                 Arguments.of("Optional.empty", Optional.empty()),
                 Arguments.of("OptionalInt", OptionalInt.of(7)),

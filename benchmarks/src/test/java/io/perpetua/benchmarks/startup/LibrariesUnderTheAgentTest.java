@@ -122,7 +122,7 @@ class LibrariesUnderTheAgentTest {
         assumeTrue(agent != null, "no agent jar in agent/target");
         String written = workout(agent, "write", dir);
         String objects = "[List(a, b, c), None, [], (left, 1), 2024-02-29, 2024-02-29T12:30:00.000Z,"
-                + " 2024-07-01T09:00:00.000+02:00, [x, y], {k=[1, 2]}, {one=1}, ArrayBuffer(p)]";
+                + " 2024-07-01T09:00:00.000+02:00, [x, y], {k=[1, 2]}, {one=1}, ArrayBuffer(p), 19.99]";
         assertEquals("written " + objects + "\n", written);
         String common = """
                 scala list length 3, ends with Nil itself true, List(aa, bb, cc)
@@ -134,6 +134,7 @@ class LibrariesUnderTheAgentTest {
                 guava [y] [1, 2] {k=[1, 2]} 2
                 lru 1 null [one] full false
                 scala buffer ArrayBuffer(p)
+                scala BigDecimal 39.98 34
                 """, workout(agent, "read", dir));
         assertEquals("changed\n", workout(agent, "change", dir));
         assertEquals("read " + objects.replace("[1, 2]", "[1, 2, 3]").replace("{one=1}",
@@ -141,6 +142,7 @@ class LibrariesUnderTheAgentTest {
                 guava [y] [1, 2, 3] {k=[1, 2, 3]} 3
                 lru null 3 [two, three] full true
                 scala buffer ArrayBuffer(p, q)
+                scala BigDecimal 39.98 34
                 """, workout(agent, "read", dir));
     }
 

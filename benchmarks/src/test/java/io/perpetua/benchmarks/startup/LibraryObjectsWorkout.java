@@ -19,6 +19,8 @@ import java.util.List;
  *       {@code asMap()} view, cached in a transient field, is made again), Commons Collections'
  *       {@code LRUMap} (with its {@code new Object()} marker), Scala's {@code ArrayBuffer}, and
  *       Joda-Time's chronology of a time zone.</li>
+ *   <li>Scala's {@code BigDecimal}, which holds a {@code java.math.MathContext}, a value the
+ *       kernel stores.</li>
  * </ul>
  */
 public final class LibraryObjectsWorkout {
@@ -56,6 +58,7 @@ public final class LibraryObjectsWorkout {
         scala.collection.mutable.ArrayBuffer<String> buffer = new scala.collection.mutable.ArrayBuffer<>();
         buffer.addOne("p");
         objects.add(buffer);
+        objects.add(new scala.math.BigDecimal(new java.math.BigDecimal("19.99"), java.math.MathContext.DECIMAL128));
         store.inTransaction(() -> store.persist(objects, "objects"));
         System.out.println("written " + objects);
     }
@@ -97,5 +100,7 @@ public final class LibraryObjectsWorkout {
                 (org.apache.commons.collections4.map.LRUMap<String, String>) objects.get(9);
         System.out.println("lru " + lru.get("one") + " " + lru.get("three") + " " + lru.keySet() + " full " + lru.isFull());
         System.out.println("scala buffer " + objects.get(10));
+        scala.math.BigDecimal price = (scala.math.BigDecimal) objects.get(11);
+        System.out.println("scala BigDecimal " + price.$plus(price) + " " + price.mc().getPrecision());
     }
 }
