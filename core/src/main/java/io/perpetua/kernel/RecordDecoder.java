@@ -322,6 +322,14 @@ final class RecordDecoder implements RecordReader {
                 return enumConstant(classes.byId(in.readVarInt(), location, objectId), in.readString());
             case Tag.CONSTANT:
                 return classes.constant(in.readString(), in.readString());
+            case Tag.MATH_CONTEXT: {
+                int precision = in.readVarInt();
+                int mode = in.readVarInt();
+                if (mode >= java.math.RoundingMode.values().length) {
+                    throw new ByteIn.MalformedRecord("a MathContext names rounding mode " + mode);
+                }
+                return new java.math.MathContext(precision, java.math.RoundingMode.values()[mode]);
+            }
             case Tag.RECORD:
                 return record(classes.byId(in.readVarInt(), location, objectId));
             case Tag.BIG_INTEGER:
@@ -399,14 +407,6 @@ final class RecordDecoder implements RecordReader {
                     return YearMonth.of(in.readSignedVarInt(), in.readVarInt());
                 case Tag.MONTH_DAY:
                     return MonthDay.of(in.readVarInt(), in.readVarInt());
-                case Tag.MATH_CONTEXT: {
-                    int precision = in.readVarInt();
-                    int mode = in.readVarInt();
-                    if (mode >= java.math.RoundingMode.values().length) {
-                        throw new ByteIn.MalformedRecord("a MathContext names rounding mode " + mode);
-                    }
-                    return new java.math.MathContext(precision, java.math.RoundingMode.values()[mode]);
-                }
                 default:
                     throw new ByteIn.MalformedRecord("unknown value tag " + tag);
             }

@@ -690,6 +690,7 @@ final class RecordEncoder implements RecordWriter {
     private NotPersistableException notPersistable(Object v, String field, int index) {
         Class<?> c = v.getClass();
         String reason;
+        Field state;
         if (c.isSynthetic() && c.getName().contains("$$Lambda")) {
             reason = "a lambda or method reference cannot be stored; use an instance of a named class";
         } else if (c.isHidden()) {
@@ -701,8 +702,7 @@ final class RecordEncoder implements RecordWriter {
                     ? "the field is transient, but " + info.type.getName() + " serializes itself ("
                             + PersistentClasses.serializationMethod(info.type) + "), so its transient fields are stored too"
                     : "mark the field transient");
-        } else if (statefulJdkSuperclass(c) != null) {
-            Field state = statefulJdkSuperclass(c);
+        } else if ((state = statefulJdkSuperclass(c)) != null) {
             reason = "it extends " + state.getDeclaringClass().getName() + ", a JDK class whose state (field "
                     + state.getName() + ") Perpetua cannot store, so the agent left the class as it was";
         } else {

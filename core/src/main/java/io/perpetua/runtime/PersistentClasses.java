@@ -1,10 +1,15 @@
 package io.perpetua.runtime;
 
+import java.io.Externalizable;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.lang.invoke.CallSite;
 import java.lang.invoke.LambdaMetafactory;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -76,11 +81,17 @@ public final class PersistentClasses {
      *         {@code C.writeObject(ObjectOutputStream)}, or null if there is none
      */
     public static String serializationMethod(Class<?> type) {
-        if (java.io.Externalizable.class.isAssignableFrom(type)) {
+        if (Externalizable.class.isAssignableFrom(type)) {
             return type.getName() + " implements java.io.Externalizable";
         }
         for (Class<?> c = type; c != null && c != Object.class; c = c.getSuperclass()) {
-            String hook = declaredSerializationMethod(c);
+            String hook = declared(c, "writeObject", ObjectOutputStream.class);
+            if (hook == null) {
+                hook = declared(c, "writeReplace", null);
+            }
+            if (hook == null) {
+                hook = declared(c, "readObject", ObjectInputStream.class);
+            }
             if (hook != null) {
                 return hook;
             }
@@ -88,28 +99,22 @@ public final class PersistentClasses {
         return null;
     }
 
-    private static String declaredSerializationMethod(Class<?> c) {
-        Object[][] methods = {
-            {"writeObject", java.io.ObjectOutputStream.class},
-            {"writeReplace", null},
-            {"readObject", java.io.ObjectInputStream.class},
-        };
-        for (Object[] method : methods) {
-            String name = (String) method[0];
-            Class<?> parameter = (Class<?>) method[1];
-            try {
-                java.lang.reflect.Method m = parameter == null ? c.getDeclaredMethod(name) : c.getDeclaredMethod(name, parameter);
-                if (!java.lang.reflect.Modifier.isStatic(m.getModifiers())
-                        && (parameter != null || m.getReturnType() == Object.class)) {
-                    return c.getName() + "." + name + "(" + (parameter == null ? "" : parameter.getSimpleName()) + ")";
-                }
-            } catch (NoSuchMethodException e) {
-                // not this one
-            } catch (LinkageError | SecurityException e) {
-                return null; // a class whose methods cannot be listed: its transient fields are not stored
+    /**
+     * @param parameter the serialization method's one parameter type, or null for
+     *        {@code Object writeReplace()}
+     * @return {@code C.name(Parameter)} if class {@code c} declares that instance method, else null
+     *         (also for a class whose methods cannot be listed: its transient fields are not stored)
+     */
+    private static String declared(Class<?> c, String name, Class<?> parameter) {
+        try {
+            Method m = parameter == null ? c.getDeclaredMethod(name) : c.getDeclaredMethod(name, parameter);
+            if (Modifier.isStatic(m.getModifiers()) || parameter == null && m.getReturnType() != Object.class) {
+                return null;
             }
+            return c.getName() + "." + name + "(" + (parameter == null ? "" : parameter.getSimpleName()) + ")";
+        } catch (NoSuchMethodException | LinkageError | SecurityException e) {
+            return null;
         }
-        return null;
     }
 
     /**
