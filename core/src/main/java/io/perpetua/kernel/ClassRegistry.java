@@ -438,28 +438,25 @@ final class ClassRegistry {
                 || java.util.Collection.class.isAssignableFrom(t) || Map.class.isAssignableFrom(t));
     }
 
+    /** Persistent fields of one class level, in layout order (by name). */
+    static List<Field> persistentFields(Class<?> level) {
+        return instanceFields(level, false);
+    }
+
     /**
      * Transient instance fields of one class level, by name: after its persistent fields in the
      * layout of a class that {@link PersistentClasses#storesTransientFields stores them}.
      */
     static List<Field> transientFields(Class<?> level) {
-        List<Field> out = new ArrayList<>();
-        for (Field f : level.getDeclaredFields()) {
-            int m = f.getModifiers();
-            if (!Modifier.isStatic(m) && Modifier.isTransient(m) && !f.getName().startsWith(SYNTHETIC_PREFIX)) {
-                out.add(f);
-            }
-        }
-        out.sort(Comparator.comparing(Field::getName));
-        return out;
+        return instanceFields(level, true);
     }
 
-    /** Persistent fields of one class level, in layout order (by name). */
-    static List<Field> persistentFields(Class<?> level) {
+    /** @return one level's instance fields, transient or not, Perpetua's own left out, by name */
+    private static List<Field> instanceFields(Class<?> level, boolean transients) {
         List<Field> out = new ArrayList<>();
         for (Field f : level.getDeclaredFields()) {
             int m = f.getModifiers();
-            if (!Modifier.isStatic(m) && !Modifier.isTransient(m) && !f.getName().startsWith(SYNTHETIC_PREFIX)) {
+            if (!Modifier.isStatic(m) && Modifier.isTransient(m) == transients && !f.getName().startsWith(SYNTHETIC_PREFIX)) {
                 out.add(f);
             }
         }

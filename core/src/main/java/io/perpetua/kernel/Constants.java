@@ -47,20 +47,8 @@ final class Constants {
             Map<Object, Ref> found = null;
             for (Class<?> outer = type; outer != null; outer = outer.getEnclosingClass()) {
                 for (Class<?> c = outer; c != null && c != Object.class; c = c.getSuperclass()) {
-                    if (c.getName().startsWith("java.")) {
-                        continue;
-                    }
-                    for (Field f : c.getDeclaredFields()) {
-                        int m = f.getModifiers();
-                        if (Modifier.isStatic(m) && Modifier.isFinal(m) && f.getType() == Object.class) {
-                            Object value = read(f);
-                            if (value != null && value.getClass() == Object.class) {
-                                if (found == null) {
-                                    found = new IdentityHashMap<>(2);
-                                }
-                                found.putIfAbsent(value, new Ref(c.getName(), f.getName()));
-                            }
-                        }
+                    if (!c.getName().startsWith("java.")) {
+                        found = collect(c, Object.class, found);
                     }
                 }
             }
@@ -103,18 +91,29 @@ final class Constants {
     private static Map<Object, Ref> find(Class<?> type) {
         Map<Object, Ref> found = null;
         for (Class<?> c = type; c != null && Persistent.class.isAssignableFrom(c); c = c.getSuperclass()) {
-            for (Field f : c.getDeclaredFields()) {
-                int m = f.getModifiers();
-                if (!Modifier.isStatic(m) || !Modifier.isFinal(m) || !f.getType().isAssignableFrom(type)) {
-                    continue;
+            found = collect(c, type, found);
+        }
+        return found;
+    }
+
+    /**
+     * Adds to {@code found} (made if null) the objects of exactly class {@code type} that static
+     * final fields of class {@code c} hold, by where they are (the first field wins).
+     *
+     * @return {@code found}, or a new map if it was null and something was found
+     */
+    private static Map<Object, Ref> collect(Class<?> c, Class<?> type, Map<Object, Ref> found) {
+        for (Field f : c.getDeclaredFields()) {
+            int m = f.getModifiers();
+            if (!Modifier.isStatic(m) || !Modifier.isFinal(m) || !f.getType().isAssignableFrom(type)) {
+                continue;
+            }
+            Object value = read(f); // null if unreadable: its constants are stored as objects
+            if (value != null && value.getClass() == type) {
+                if (found == null) {
+                    found = new IdentityHashMap<>(2);
                 }
-                Object value = read(f); // null if unreadable: its constants are stored as objects
-                if (value != null && value.getClass() == type) {
-                    if (found == null) {
-                        found = new IdentityHashMap<>(2);
-                    }
-                    found.putIfAbsent(value, new Ref(c.getName(), f.getName()));
-                }
+                found.putIfAbsent(value, new Ref(c.getName(), f.getName()));
             }
         }
         return found;
