@@ -65,7 +65,8 @@ final class ContainerHandle extends Handle {
     /**
      * True while the container is embedded in the record of the one object that refers to it
      * ({@link #ownerId}) rather than stored as a record of its own. A second referrer promotes
-     * it to a record of its own.
+     * it to a record of its own. Set when the handle is made; changed only through the
+     * {@link ObjectTable}, which finds an embedded container by identity but not by id.
      */
     boolean embedded;
     /**

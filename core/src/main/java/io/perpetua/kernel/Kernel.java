@@ -278,7 +278,7 @@ public final class Kernel implements PersistentStore {
         commit.succeeded();
         if (!writes.isEmpty()) {
             commits++;
-            recordsWritten += writes.puts().size();
+            recordsWritten += writes.putCount();
         }
         endTransaction();
     }
@@ -562,7 +562,7 @@ public final class Kernel implements PersistentStore {
             kind = Kind.VALUE;
         }
         if (table.container(object) == null) {
-            ContainerHandle h = attachContainer(object, newId(), kind);
+            ContainerHandle h = attachContainer(object, newId(), kind, 0);
             pending.put(object, h);
         }
     }
@@ -609,22 +609,23 @@ public final class Kernel implements PersistentStore {
     }
 
     /** Attaches a container the program made, describing it as {@code kind}. */
-    private ContainerHandle attachContainer(Object c, long id, Kind kind) {
+    private ContainerHandle attachContainer(Object c, long id, Kind kind, long ownerId) {
         return attachContainer(c, id, kind == Kind.VALUE ? classes.descriptor(Kind.VALUE, "value", List.of())
                 : classes.descriptor(kind, Containers.storedClass(c)),
                 // an array the program made may have been handed to JDK code that can write it later
-                arraysTracked && kind == Kind.ARRAY && ArrayWrites.escaped(c));
+                arraysTracked && kind == Kind.ARRAY && ArrayWrites.escaped(c), ownerId);
     }
 
-    /** Attaches a container read from the store, with the descriptor it is stored with. */
-    private ContainerHandle attachContainer(Object c, long id, ClassDescriptor descriptor) {
-        return attachContainer(c, id, descriptor, false);
-    }
-
-    private ContainerHandle attachContainer(Object c, long id, ClassDescriptor descriptor, boolean escaped) {
+    /**
+     * @param ownerId the id of the object whose record embeds the container, or 0 if it has a
+     *                record of its own
+     */
+    private ContainerHandle attachContainer(Object c, long id, ClassDescriptor descriptor, boolean escaped, long ownerId) {
         ContainerHandle h = new ContainerHandle(this, c, id, table.queue());
         h.descriptor = descriptor;
         h.escaped = escaped;
+        h.embedded = ownerId != 0;
+        h.ownerId = ownerId;
         table.put(h);
         return h;
     }
@@ -1311,12 +1312,12 @@ public final class Kernel implements PersistentStore {
             if (!d.kind.hasRecords() || d.kind == Kind.OBJECT) {
                 throw new ByteIn.MalformedRecord("the record is of " + d + ", not a container");
             }
-            EarlyAttach early = new EarlyAttach(id, d);
+            EarlyAttach early = new EarlyAttach(id, d, 0);
             Object c = new RecordDecoder(classes, resolve, strings).reset(in, location, id).container(d, early);
             if (!in.atEnd()) {
                 throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the contents");
             }
-            ContainerHandle h = early.handle != null ? early.handle : attachRead(c, id, d);
+            ContainerHandle h = early.handle != null ? early.handle : attachRead(c, id, d, 0);
             h.snapshot = snapshot(h, record);
             untouch(c); // filling it touched it
             h.rememberContents(c);
@@ -1334,8 +1335,9 @@ public final class Kernel implements PersistentStore {
     }
 
     /** Attaches a container being read, noting it in {@link #readLog}. */
-    private ContainerHandle attachRead(Object c, long id, ClassDescriptor d) {
-        ContainerHandle h = attachContainer(c, id, d);
+    /** Attaches a container read from the store, with the descriptor it is stored with; {@code ownerId} as attachContainer's. */
+    private ContainerHandle attachRead(Object c, long id, ClassDescriptor d, long ownerId) {
+        ContainerHandle h = attachContainer(c, id, d, false, ownerId);
         readLog.add(h);
         return h;
     }
@@ -1349,17 +1351,19 @@ public final class Kernel implements PersistentStore {
     private final class EarlyAttach implements Consumer<Object> {
         private final long id;
         private final ClassDescriptor descriptor;
+        private final long ownerId;
         /** The container's handle once made, else null. */
         ContainerHandle handle;
 
-        EarlyAttach(long id, ClassDescriptor descriptor) {
+        EarlyAttach(long id, ClassDescriptor descriptor, long ownerId) {
             this.id = id;
             this.descriptor = descriptor;
+            this.ownerId = ownerId;
         }
 
         @Override
         public void accept(Object container) {
-            handle = attachRead(container, id, descriptor);
+            handle = attachRead(container, id, descriptor, ownerId);
         }
     }
 
@@ -1412,22 +1416,21 @@ public final class Kernel implements PersistentStore {
             if (filling == null) {
                 throw new ByteIn.MalformedRecord("a container embedded outside the record of an object");
             }
-            Object resident = table.object(id);
+            ContainerHandle rh = table.embedded(filling, id);
+            Object resident = rh == null ? null : rh.get();
             if (resident != null) {
                 Object outer = discarding;
                 decoder.container(d, discard); // read past the bytes: the resident container wins
                 discarding = outer;
-                if (table.get(id) instanceof ContainerHandle rh && rh.embedded && rh.ownerId == filling.id()) {
+                if (rh.embedded && rh.ownerId == filling.id()) {
                     filling.embed(rh); // its owner was collected and is read again, say
                 }
                 return resident;
             }
-            EarlyAttach early = new EarlyAttach(id, d);
+            EarlyAttach early = new EarlyAttach(id, d, filling.id());
             Object c = decoder.container(d, early);
-            ContainerHandle h = early.handle != null ? early.handle : attachRead(c, id, d);
+            ContainerHandle h = early.handle != null ? early.handle : attachRead(c, id, d, filling.id());
             h.snapshot = d.kind == Kind.ARRAY ? ContainerHandle.ARRAY_SNAPSHOT : Arrays.copyOfRange(in.buffer(), start, in.position());
-            h.embedded = true;
-            h.ownerId = filling.id();
             filling.embed(h);
             untouch(c);
             h.rememberContents(c);
@@ -1826,11 +1829,9 @@ public final class Kernel implements PersistentStore {
             boolean embed = direct && writing != 0;
             ContainerHandle h = table.container(container);
             if (h == null) {
-                h = attachContainer(container, newId(), kind);
+                h = attachContainer(container, newId(), kind, embed ? writing : 0);
                 assigned.add(h);
                 if (embed) {
-                    h.embedded = true;
-                    h.ownerId = writing;
                     embedding.add(h);
                     return h.id() << 1 | 1;
                 }
@@ -1865,7 +1866,7 @@ public final class Kernel implements PersistentStore {
             promoted.add(h);
             promotedWas.add(new Object[] {h.ownerId, h.snapshot});
             long owner = h.ownerId;
-            h.embedded = false;
+            table.indexById(h);
             h.ownerId = 0;
             h.snapshot = null; // never written as a record: write it
             enqueue(container, path);
@@ -1925,8 +1926,7 @@ public final class Kernel implements PersistentStore {
             }
             for (int i = 0; i < promoted.size(); i++) {
                 ContainerHandle h = promoted.get(i);
-                h.embedded = true;
-                h.ownerId = (Long) promotedWas.get(i)[0];
+                table.unindexById(h, (Long) promotedWas.get(i)[0]);
                 h.snapshot = (byte[]) promotedWas.get(i)[1];
             }
             for (Handle h : assigned) {

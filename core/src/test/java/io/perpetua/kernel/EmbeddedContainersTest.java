@@ -115,8 +115,8 @@ class EmbeddedContainersTest {
         }
     }
 
-    @Test
-    void aChangeThroughAListWhoseOwnerWasCollectedIsSaved() throws Exception {
+    /** @return a new store holding "root", whose next node ("owner") holds a list of one node, "x" */
+    private static String rootOwningAList() {
         String uri = TestStores.newUri();
         try (PersistentStore store = TestStores.open(uri)) {
             store.inTransaction(() -> {
@@ -127,6 +127,12 @@ class EmbeddedContainersTest {
                 store.persist(root, "root");
             });
         }
+        return uri;
+    }
+
+    @Test
+    void aChangeThroughAListWhoseOwnerWasCollectedIsSaved() throws Exception {
+        String uri = rootOwningAList();
         try (PersistentStore store = TestStores.open(uri)) {
             Node root = store.fetch("root", Node.class);
             List<Node> kids = root.next().children();
@@ -140,6 +146,27 @@ class EmbeddedContainersTest {
             List<Node> kids = store.fetch("root", Node.class).next().children();
             assertEquals(2, kids.size());
             assertEquals("y", kids.get(1).name());
+        }
+    }
+
+    /** The table finds an embedded container by its owner: one kept while its owner went is found again. */
+    @Test
+    void aListKeptWhileItsOwnerWasCollectedIsTheOneItsOwnerReadAgainHolds() throws Exception {
+        String uri = rootOwningAList();
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = store.fetch("root", Node.class);
+            List<Node> kids = root.next().children();
+            WeakReference<Node> owner = new WeakReference<>(root.next());
+            root = null;
+            TestStores.awaitCollected(owner);
+            assertNull(owner.get(), "the owner went");
+            Node again = store.fetch("root", Node.class).next();
+            assertSame(kids, again.children(), "one list per stored list");
+            store.inTransaction(() -> again.children().add(new Node("y")));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            List<Node> kids = store.fetch("root", Node.class).next().children();
+            assertEquals(List.of("x", "y"), kids.stream().map(Node::name).toList());
         }
     }
 
