@@ -86,7 +86,7 @@ final class StoreCopier {
 
     private void commitRecords(WriteSet batch) {
         target.commit(batch);
-        committed += batch.puts().size();
+        committed += batch.putCount();
     }
 
     /** Moves the target's id counter past {@code maxId}, so that it never hands out a copied id. */

@@ -227,13 +227,13 @@ public final class MemoryBackend implements Backend {
     private Staged stage(WriteSet writes, long failAfter) {
         Staged staged = new Staged();
         long applied = 0;
-        for (Map.Entry<Long, byte[]> e : writes.puts().entrySet()) {
+        for (int i = 0; i < writes.putCount(); i++) {
             applied = countOperation(applied, failAfter);
-            byte[] record = e.getValue();
+            byte[] record = writes.putRecord(i);
             if (record == null) {
-                throw new IllegalArgumentException("the write set puts a null record for id " + e.getKey());
+                throw new IllegalArgumentException("the write set puts a null record for id " + writes.putId(i));
             }
-            staged.puts.put(e.getKey(), record.clone());
+            staged.puts.put(writes.putId(i), record.clone());
         }
         for (Long id : writes.deletes()) {
             applied = countOperation(applied, failAfter);

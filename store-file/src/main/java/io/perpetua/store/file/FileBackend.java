@@ -412,14 +412,13 @@ public final class FileBackend implements Backend {
         long maxPutId;
 
         Encoded(WriteSet writes) {
-            Map<Long, byte[]> puts = writes.puts();
             binds = new HashMap<>(writes.binds());
             unbinds = new ArrayList<>(writes.unbinds());
             long size = Format.COMMIT_SIZE;
-            for (Map.Entry<Long, byte[]> p : puts.entrySet()) {
-                byte[] data = p.getValue(); // a test, not a message lambda: no allocation per record
+            for (int i = 0; i < writes.putCount(); i++) {
+                byte[] data = writes.putRecord(i); // a test, not a message lambda: no allocation per record
                 if (data == null) {
-                    throw new NullPointerException("the record of object " + p.getKey() + " is null");
+                    throw new NullPointerException("the record of object " + writes.putId(i) + " is null");
                 }
                 size += Format.PUT_OVERHEAD + data.length;
             }
@@ -456,13 +455,12 @@ public final class FileBackend implements Backend {
                 Format.seal(b, at, length, Format.CLASS);
                 at += length;
             }
-            putIds = new long[puts.size()];
-            putOffsets = new int[puts.size()];
-            putLengths = new int[puts.size()];
-            int i = 0;
-            for (Map.Entry<Long, byte[]> p : puts.entrySet()) {
-                byte[] data = p.getValue();
-                long id = p.getKey();
+            putIds = new long[writes.putCount()];
+            putOffsets = new int[putIds.length];
+            putLengths = new int[putIds.length];
+            for (int i = 0; i < putIds.length; i++) {
+                byte[] data = writes.putRecord(i);
+                long id = writes.putId(i);
                 int length = Format.PUT_OVERHEAD + data.length;
                 Format.putLong(b, at + Format.RECORD_HEADER, id);
                 System.arraycopy(data, 0, b, at + Format.PUT_OVERHEAD, data.length);
@@ -471,11 +469,10 @@ public final class FileBackend implements Backend {
                 putOffsets[i] = at;
                 putLengths[i] = length;
                 maxPutId = Math.max(maxPutId, id);
-                i++;
                 at += length;
             }
             deletes = new long[writes.deletes().size()];
-            i = 0;
+            int i = 0;
             for (long id : writes.deletes()) {
                 Format.putLong(b, at + Format.RECORD_HEADER, id);
                 Format.seal(b, at, Format.RECORD_HEADER + 8, Format.DELETE);

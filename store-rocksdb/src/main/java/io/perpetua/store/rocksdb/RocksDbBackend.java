@@ -797,9 +797,9 @@ final class RocksDbBackend implements Backend {
         Objects.requireNonNull(writes, "writes");
         // Caller errors are reported before anything is touched. Loops, not lambdas: each lambda
         // costs a JVM its first commit a generated class (a few milliseconds for these six).
-        for (Map.Entry<Long, byte[]> e : writes.puts().entrySet()) {
-            if (e.getValue() == null) {
-                throw new NullPointerException("the record of object " + e.getKey());
+        for (int i = 0; i < writes.putCount(); i++) {
+            if (writes.putRecord(i) == null) {
+                throw new NullPointerException("the record of object " + writes.putId(i));
             }
         }
         for (Map.Entry<Integer, byte[]> e : writes.classDescriptors().entrySet()) {
@@ -852,19 +852,17 @@ final class RocksDbBackend implements Backend {
         // made it a third of an OO1 insert's backend time when every overwrite was checked. The
         // alternative, counting by a scan, would make statistics() O(n), and RocksDB's key
         // estimate is not exact.
-        List<byte[]> recordKeys = new ArrayList<>(writes.puts().size() + writes.deletes().size());
+        List<byte[]> recordKeys = new ArrayList<>(writes.putCount() + writes.deletes().size());
         List<byte[]> toCheck = new ArrayList<>();
-        // per put: whether RocksDB is asked, else the kernel's word (replaces(id) boxes the id: once)
-        boolean[] asked = new boolean[writes.puts().size()];
-        boolean[] replaced = new boolean[asked.length];
+        // per put: whether RocksDB is asked, else the kernel's word
+        boolean[] asked = new boolean[writes.putCount()];
         long highest = highestRecordId;
-        int p = 0;
-        for (long id : writes.puts().keySet()) {
+        for (int p = 0; p < asked.length; p++) {
+            long id = writes.putId(p);
             byte[] key = encodeId(id);
             recordKeys.add(key);
-            replaced[p] = writes.replaces(id);
-            asked[p] = id <= highestRecordId && !replaced[p];
-            if (asked[p++]) {
+            asked[p] = id <= highestRecordId && !writes.putReplaces(p);
+            if (asked[p]) {
                 toCheck.add(key);
             }
             highest = Math.max(highest, id);
@@ -881,7 +879,7 @@ final class RocksDbBackend implements Backend {
         int c = 0;
         int r = 0;
         for (int i = 0; i < asked.length; i++) {
-            recordExists[r++] = asked[i] ? checked[c++] : replaced[i];
+            recordExists[r++] = asked[i] ? checked[c++] : writes.putReplaces(i);
         }
         for (long id : writes.deletes()) {
             recordExists[r++] = id <= highestRecordId && checked[c++];
@@ -898,12 +896,12 @@ final class RocksDbBackend implements Backend {
         try (WriteBatch batch = new WriteBatch()) {
             long objects = objectCount;
             int k = 0;
-            for (byte[] record : writes.puts().values()) {
+            for (int i = 0; i < writes.putCount(); i++) {
                 countOperation();
                 if (!recordExists[k]) {
                     objects++;
                 }
-                batch.put(records, recordKeys.get(k++), record);
+                batch.put(records, recordKeys.get(k++), writes.putRecord(i));
             }
             for (int d = 0; d < writes.deletes().size(); d++) {
                 countOperation();
