@@ -434,7 +434,9 @@ final class RecordEncoder implements RecordWriter {
             return;
         }
         Class<?> c = v.getClass();
-        if (c == String.class) {
+        if (c.isArray()) { // the most common container first: no value class's test for it
+            container(v, Kind.ARRAY, field, index, direct);
+        } else if (c == String.class) {
             out.writeByte(Tag.STRING);
             out.writeString((String) v);
         } else if (c == Integer.class) {
@@ -466,9 +468,8 @@ final class RecordEncoder implements RecordWriter {
             out.writeString(e.name());
         } else if (c.isRecord()) {
             record(v, field, index);
-        } else if (c.isArray() || !inlineValue(v, c)) {
-            // an array is never a value: the most common container skips the value classes' tests
-            Kind kind = c.isArray() ? Kind.ARRAY : Containers.kindOf(v);
+        } else if (!inlineValue(v, c)) {
+            Kind kind = Containers.kindOf(v);
             if (kind == null) {
                 Constants.Ref marker = c == Object.class && info != null ? Constants.marker(info.type, v) : null;
                 if (marker == null) {
@@ -479,26 +480,31 @@ final class RecordEncoder implements RecordWriter {
                 out.writeString(marker.field());
                 return;
             }
-            long ref = reach.container(v, kind, path, field, index, direct);
-            if ((ref & 1) == 0) {
-                out.writeByte(Tag.CONTAINER);
-                out.writeVarLong(ref >>> 1);
-            } else {
-                out.writeByte(Tag.INLINE_CONTAINER_SIZED);
-                out.writeVarLong(ref >>> 1);
-                int start = out.length();
-                PathNode saved = path;
-                path = path.child(field, index);
-                try {
-                    containerInto(v, kind);
-                } finally {
-                    path = saved;
-                }
-                // an array's bytes are not kept: the kernel remembers an array by its elements
-                byte[] bytes = kind == Kind.ARRAY ? null : out.copyRange(start);
-                out.insertVarInt(start, out.length() - start);
-                reach.embedded(v, bytes);
+            container(v, kind, field, index, direct);
+        }
+    }
+
+    /** Writes a reference to a container, or the container itself if it is embedded here. */
+    private void container(Object v, Kind kind, String field, int index, boolean direct) {
+        long ref = reach.container(v, kind, path, field, index, direct);
+        if ((ref & 1) == 0) {
+            out.writeByte(Tag.CONTAINER);
+            out.writeVarLong(ref >>> 1);
+        } else {
+            out.writeByte(Tag.INLINE_CONTAINER_SIZED);
+            out.writeVarLong(ref >>> 1);
+            int start = out.length();
+            PathNode saved = path;
+            path = path.child(field, index);
+            try {
+                containerInto(v, kind);
+            } finally {
+                path = saved;
             }
+            // an array's bytes are not kept: the kernel remembers an array by its elements
+            byte[] bytes = kind == Kind.ARRAY ? null : out.copyRange(start);
+            out.insertVarInt(start, out.length() - start);
+            reach.embedded(v, bytes);
         }
     }
 

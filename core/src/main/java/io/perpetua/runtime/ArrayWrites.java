@@ -56,6 +56,11 @@ public final class ArrayWrites {
     private static int writtenCount;
     /** Guarded by LOCK: every array that escaped and is still reachable, held weakly. */
     private static final Map<Object, Boolean> ESCAPED = new WeakHashMap<>();
+    /**
+     * Whether any array ever escaped: until one does, {@link #escaped} answers without the lock.
+     * Volatile, set under LOCK after the array is in {@link #ESCAPED}.
+     */
+    private static volatile boolean anyEscaped;
     /** Guarded by LOCK: escaped arrays not yet handed to the sinks. */
     private static final List<Object> escapedSinceFlush = new ArrayList<>();
     /** Guarded by LOCK: the open stores' sinks. */
@@ -116,6 +121,9 @@ public final class ArrayWrites {
      * @return whether {@code array} escaped to code the agent does not rewrite at some time
      */
     public static boolean escaped(Object array) {
+        if (!anyEscaped) {
+            return false; // no lock and no weak map: the kernel asks for every array it attaches
+        }
         synchronized (LOCK) {
             return ESCAPED.containsKey(array);
         }
@@ -175,6 +183,7 @@ public final class ArrayWrites {
             if (ESCAPED.put(array, Boolean.TRUE) == null) {
                 escapedSinceFlush.add(array);
             }
+            anyEscaped = true;
             lastEscaped = array;
         }
     }
