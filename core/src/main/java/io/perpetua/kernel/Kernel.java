@@ -1495,6 +1495,9 @@ public final class Kernel implements PersistentStore {
         private long writing;
         /** The handle of the object being encoded while it may take satellites, else null. */
         private Handle writingHome;
+        /** The satellites {@link #writingHome} took while it was encoded, in order: see {@link #withSatellites}. */
+        private final Persistent[] taken = new Persistent[Satellites.MAX];
+        private int takenCount;
         /** The homes this commit writes, and their records: the recent records once it succeeds. */
         private final List<Long> homeIds = new ArrayList<>();
         private final List<byte[]> homeRecords = new ArrayList<>();
@@ -1625,6 +1628,7 @@ public final class Kernel implements PersistentStore {
                 ClassInfo info = checkStorable(p.getClass(), path);
                 writing = id;
                 writingHome = ph;
+                takenCount = 0;
                 byte[] record = encoder.object(p, info, path, ph.lazy, id); // copies the arrays never decoded
                 writingHome = null;
                 if (ph.embeds != null || !embedding.isEmpty()) {
@@ -1633,7 +1637,7 @@ public final class Kernel implements PersistentStore {
                     embedding.clear();
                 }
                 if (ph.satellites > 0) {
-                    record = withSatellites(ph, record);
+                    record = withSatellites(ph, record, p.$perpetua$state() == ObjectState.NEW);
                 }
                 if (p.$perpetua$state() == ObjectState.NEW) {
                     writes.put(id, record);
@@ -1693,6 +1697,7 @@ public final class Kernel implements PersistentStore {
                 }
                 Handle h = attach(object, Satellites.id(home.id(), ++home.satellites), ObjectState.NEW);
                 assigned.add(h);
+                taken[takenCount++] = object; // below MAX, as home.satellites was
                 return h.id();
             }
             Handle h = attach(object, newId(), ObjectState.NEW);
@@ -1706,11 +1711,15 @@ public final class Kernel implements PersistentStore {
          * encoded now, the others as its stored record has them), then the trailer. A home the
          * cache of recent records has dropped, whose satellites are all filled, has every one
          * encoded instead, and its record is not read back: a backend read on the commit's
-         * path, from disk once the store outgrows the backend's cache.
+         * path, from disk once the store outgrows the backend's cache. A new home ({@code isNew})
+         * has no stored record, and the satellites it took while it was encoded ({@link #taken})
+         * are all it has unless it was encoded twice.
          */
-        private byte[] withSatellites(Handle home, byte[] body) {
-            byte[] stored = recentHomes.get(home.id());
-            Persistent[] filled = stored == null ? filledSatellites(home) : null;
+        private byte[] withSatellites(Handle home, byte[] body, boolean isNew) {
+            byte[] stored = isNew ? null : recentHomes.get(home.id());
+            // a new home took all its satellites while it was encoded: no lookup of them
+            Persistent[] filled = isNew && takenCount == home.satellites ? Arrays.copyOf(taken, takenCount)
+                    : stored == null ? filledSatellites(home) : null;
             byte[] record = null;
             if (filled == null && unchangedSatellites(home)) {
                 if (stored == null) {
