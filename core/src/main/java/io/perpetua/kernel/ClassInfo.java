@@ -36,6 +36,14 @@ final class ClassInfo {
      * Null for every other class.
      */
     final BitSet transientFields;
+    /**
+     * The layout's field names and type characters, by position: the encoder asks for one of
+     * each per field it writes, and the descriptor's list, of whichever {@code List} class built
+     * it, made that an interface call whose changing receiver classes sent the encoder back to
+     * the JIT again and again.
+     */
+    private final String[] fieldNames;
+    final char[] fieldTypes;
 
     ClassInfo(Class<?> type, ClassDescriptor descriptor, HollowFactory factory,
               java.lang.invoke.MethodHandle recordConstructor, java.lang.invoke.MethodHandle[] recordAccessors,
@@ -48,6 +56,13 @@ final class ClassInfo {
         this.leaf = leaf;
         this.lazyMarkers = lazyMarkers;
         this.transientFields = transientFields;
+        int n = descriptor.fields.size();
+        this.fieldNames = new String[n];
+        this.fieldTypes = new char[n];
+        for (int i = 0; i < n; i++) {
+            fieldNames[i] = descriptor.fields.get(i).name();
+            fieldTypes[i] = descriptor.fields.get(i).type();
+        }
     }
 
     /** @return the ordinal of the reference field whose lazy marker this is, or -1 */
@@ -80,7 +95,6 @@ final class ClassInfo {
 
     /** @return the name of the field at a layout position, for paths in messages */
     String fieldName(int index) {
-        List<ClassDescriptor.Field> f = descriptor.fields;
-        return index >= 0 && index < f.size() ? f.get(index).name() : "?";
+        return index >= 0 && index < fieldNames.length ? fieldNames[index] : "?";
     }
 }

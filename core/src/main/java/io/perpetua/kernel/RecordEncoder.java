@@ -387,8 +387,9 @@ final class RecordEncoder implements RecordWriter {
      */
     private void expect(char type) {
         if (info != null) {
-            java.util.List<ClassDescriptor.Field> fields = info.descriptor.fields;
-            if (field >= fields.size() || fields.get(field).type() != type) {
+            char[] types = info.fieldTypes;
+            if (field >= types.length || types[field] != type) {
+                java.util.List<ClassDescriptor.Field> fields = info.descriptor.fields;
                 throw new IllegalStateException("class " + info.type.getName() + " writes its fields out of layout order"
                         + " (field " + field + " written as '" + type + "', layout "
                         + (field < fields.size() ? fields.get(field) : "has no more fields") + ")");
@@ -408,35 +409,51 @@ final class RecordEncoder implements RecordWriter {
             return;
         }
         if (v instanceof Persistent p) {
-            long id = reach.object(p, path, field, index);
-            if (id == Reach.CONSTANT) { // asked only of an object new to the store: a constant never is
-                Constants.Ref constant = Constants.of(p);
-                out.writeByte(Tag.CONSTANT);
-                out.writeString(constant.className());
-                out.writeString(constant.field());
-                return;
-            }
-            int descriptor = classes.info(p.getClass()).descriptor.id;
-            if (home != 0 && Satellites.home(id) == home) {
-                out.writeByte(Tag.LOCAL);
-                out.writeVarInt(descriptor);
-                out.writeVarInt(Satellites.index(id));
-            } else if (Satellites.isSatellite(id)) {
-                out.writeByte(Tag.SATELLITE);
-                out.writeVarInt(descriptor);
-                out.writeVarLong(Satellites.home(id));
-                out.writeVarInt(Satellites.index(id));
-            } else {
-                out.writeByte(Tag.OBJECT);
-                out.writeVarInt(descriptor);
-                out.writeVarLong(id);
-            }
+            reference(p, field, index);
             return;
         }
         Class<?> c = v.getClass();
         if (c.isArray()) { // the most common container first: no value class's test for it
             container(v, Kind.ARRAY, field, index, direct);
-        } else if (c == String.class) {
+        } else {
+            valueOrContainer(v, c, field, index, direct);
+        }
+    }
+
+    /**
+     * Writes a reference to a rewritten object. Kept apart from the other kinds of value, as is
+     * {@link #valueOrContainer}, so that {@link #value} holds only the common paths (a
+     * reference, null, an array) and the long chain of value classes stays out of them.
+     */
+    private void reference(Persistent p, String field, int index) {
+        long id = reach.object(p, path, field, index);
+        if (id == Reach.CONSTANT) { // asked only of an object new to the store: a constant never is
+            Constants.Ref constant = Constants.of(p);
+            out.writeByte(Tag.CONSTANT);
+            out.writeString(constant.className());
+            out.writeString(constant.field());
+            return;
+        }
+        int descriptor = classes.info(p.getClass()).descriptor.id;
+        if (home != 0 && Satellites.home(id) == home) {
+            out.writeByte(Tag.LOCAL);
+            out.writeVarInt(descriptor);
+            out.writeVarInt(Satellites.index(id));
+        } else if (Satellites.isSatellite(id)) {
+            out.writeByte(Tag.SATELLITE);
+            out.writeVarInt(descriptor);
+            out.writeVarLong(Satellites.home(id));
+            out.writeVarInt(Satellites.index(id));
+        } else {
+            out.writeByte(Tag.OBJECT);
+            out.writeVarInt(descriptor);
+            out.writeVarLong(id);
+        }
+    }
+
+    /** Writes any value but null, a rewritten object and an array (see {@link #reference}). */
+    private void valueOrContainer(Object v, Class<?> c, String field, int index, boolean direct) {
+        if (c == String.class) {
             out.writeByte(Tag.STRING);
             out.writeString((String) v);
         } else if (c == Integer.class) {
