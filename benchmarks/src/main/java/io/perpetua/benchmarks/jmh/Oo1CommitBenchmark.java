@@ -51,6 +51,17 @@ import java.util.concurrent.TimeUnit;
  * can wait behind that; until session 18 only Perpetua reopened, and paid that alone. Either way
  * the database grows by 100 parts per operation (6,000 over a default run).
  *
+ * <h2>JIT warm-up</h2>
+ * Before the trial, each side runs {@code jitWarmup} inserts and commits (300 by default) on a
+ * scratch database of {@value #WARMUP_PARTS} parts, the same store kind and session, deleted
+ * after: what is measured then runs as a long-running program runs it, compiled, without the
+ * measured database growing by the warm-up's parts. JMH's own warm-up iterations did not get
+ * there: one commit each, 20 of them, and on two cores the JIT's single C2 thread took
+ * hundreds of milliseconds per recompilation of the commit path (every new receiver class or
+ * first-taken branch sends it back), so about half the forks measured Perpetua's commit partly
+ * in C1's profiling code, at up to twice the time (JFR's compilation events, session 24).
+ * {@code -p jitWarmup=0} measures that case.
+ *
  * <p>Target (store-rocksdb issue): {@code rocksdb / raw ≤ 2}; the file store against the same
  * baseline. Run: {@code java -jar benchmarks/target/benchmarks.jar Oo1CommitBenchmark}.
  */
@@ -63,6 +74,8 @@ public class Oo1CommitBenchmark {
 
     /** New parts per commit. */
     public static final int NEW_PARTS = 100;
+    /** Parts of the scratch database the JIT warm-up runs on. */
+    public static final int WARMUP_PARTS = 2_000;
 
     @State(Scope.Benchmark)
     public static class Fixture {
@@ -86,6 +99,13 @@ public class Oo1CommitBenchmark {
         @Param({"kept", "fresh"})
         public String session;
 
+        /** Inserts and commits run on a scratch database before the trial (see "JIT warm-up"). */
+        @Param({"300"})
+        public int jitWarmup;
+
+        /** Whether {@link #tearDown} prints the records per commit (not for the warm-up's scratch fixture). */
+        boolean report = true;
+
         Path dir;
         String uri;
         KernelModel model;
@@ -97,6 +117,9 @@ public class Oo1CommitBenchmark {
 
         @Setup(Level.Trial)
         public void build() throws RocksDBException {
+            if (jitWarmup > 0) {
+                warmUp();
+            }
             dir = KernelFixtures.tempDirectory("perpetua-jmh-oo1commit");
             if (store.equals("raw")) {
                 raw = new RawOo1(dir.resolve("store"), sync);
@@ -112,6 +135,24 @@ public class Oo1CommitBenchmark {
             open = KernelFixtures.open(uri);
             model.attach(open.fetch("oo1"));
             count(-1);
+        }
+
+        /** Runs {@link #jitWarmup} operations on a scratch fixture of this one's kind, then deletes it. */
+        private void warmUp() throws RocksDBException {
+            Fixture scratch = new Fixture();
+            scratch.store = store;
+            scratch.sync = sync;
+            scratch.parts = WARMUP_PARTS;
+            scratch.session = session;
+            scratch.jitWarmup = 0;
+            scratch.report = false;
+            scratch.build();
+            Oo1CommitBenchmark operation = new Oo1CommitBenchmark();
+            for (int i = 0; i < jitWarmup; i++) {
+                scratch.prepare();
+                operation.insertAndCommit(scratch);
+            }
+            scratch.tearDown();
         }
 
         /** Adds the open store's record and commit counts, times {@code sign}, to the totals. */
@@ -143,11 +184,15 @@ public class Oo1CommitBenchmark {
         @TearDown(Level.Trial)
         public void tearDown() {
             if (raw != null) {
-                System.out.printf("%n%s: %.1f records per commit%n", store, (double) raw.recordsWritten / raw.commits);
+                if (report) {
+                    System.out.printf("%n%s: %.1f records per commit%n", store, (double) raw.recordsWritten / raw.commits);
+                }
                 raw.close();
             } else {
                 count(1);
-                System.out.printf("%n%s: %.1f records per commit%n", store, (double) written / commits);
+                if (report) {
+                    System.out.printf("%n%s: %.1f records per commit%n", store, (double) written / commits);
+                }
                 open.close();
             }
             KernelFixtures.delete(dir);
