@@ -115,6 +115,20 @@ class EmbeddedContainersTest {
         }
     }
 
+    /**
+     * @return the list of the store of {@link #rootOwningAList}, read from it, once the program
+     *         has let the list's owner (and the root) go and the collector has taken them
+     */
+    private static List<Node> listWhoseOwnerWasCollected(PersistentStore store) throws InterruptedException {
+        Node root = store.fetch("root", Node.class);
+        List<Node> kids = root.next().children();
+        WeakReference<Node> owner = new WeakReference<>(root.next());
+        root = null; // the program keeps the list, not its owner
+        TestStores.awaitCollected(owner);
+        assertNull(owner.get(), "the owner went");
+        return kids;
+    }
+
     /** @return a new store holding "root", whose next node ("owner") holds a list of one node, "x" */
     private static String rootOwningAList() {
         String uri = TestStores.newUri();
@@ -134,12 +148,7 @@ class EmbeddedContainersTest {
     void aChangeThroughAListWhoseOwnerWasCollectedIsSaved() throws Exception {
         String uri = rootOwningAList();
         try (PersistentStore store = TestStores.open(uri)) {
-            Node root = store.fetch("root", Node.class);
-            List<Node> kids = root.next().children();
-            WeakReference<Node> owner = new WeakReference<>(root.next());
-            root = null; // the program keeps the list, not its owner
-            TestStores.awaitCollected(owner);
-            assertNull(owner.get(), "the owner went");
+            List<Node> kids = listWhoseOwnerWasCollected(store);
             store.inTransaction(() -> kids.add(new Node("y")));
         }
         try (PersistentStore store = TestStores.open(uri)) {
@@ -154,18 +163,36 @@ class EmbeddedContainersTest {
     void aListKeptWhileItsOwnerWasCollectedIsTheOneItsOwnerReadAgainHolds() throws Exception {
         String uri = rootOwningAList();
         try (PersistentStore store = TestStores.open(uri)) {
-            Node root = store.fetch("root", Node.class);
-            List<Node> kids = root.next().children();
-            WeakReference<Node> owner = new WeakReference<>(root.next());
-            root = null;
-            TestStores.awaitCollected(owner);
-            assertNull(owner.get(), "the owner went");
+            List<Node> kids = listWhoseOwnerWasCollected(store);
             Node again = store.fetch("root", Node.class).next();
             assertSame(kids, again.children(), "one list per stored list");
             store.inTransaction(() -> again.children().add(new Node("y")));
         }
         try (PersistentStore store = TestStores.open(uri)) {
             List<Node> kids = store.fetch("root", Node.class).next().children();
+            assertEquals(List.of("x", "y"), kids.stream().map(Node::name).toList());
+        }
+    }
+
+    /**
+     * A name bound to a list whose owner was collected promotes the list, and the commit reads
+     * the owner again to rewrite it: that read must find the list it is promoting (no longer
+     * embedded, but kept for its owner), not make a copy from the stored record.
+     */
+    @Test
+    void aListNamedWhileItsOwnerWasCollectedKeepsTheChangeAndItsIdentity() throws Exception {
+        String uri = rootOwningAList();
+        try (PersistentStore store = TestStores.open(uri)) {
+            List<Node> kids = listWhoseOwnerWasCollected(store);
+            store.inTransaction(() -> {
+                kids.add(new Node("y"));
+                store.persist(kids, "kids");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            List<?> named = store.fetch("kids", List.class);
+            List<Node> kids = store.fetch("root", Node.class).next().children();
+            assertSame(named, kids, "one list, named and held by its owner");
             assertEquals(List.of("x", "y"), kids.stream().map(Node::name).toList());
         }
     }
