@@ -139,6 +139,8 @@ final class ObjectTable {
      * @return the resident container with id {@code id} that the record of the object whose
      *         handle is {@code owner} embeds, or null. It may be embedded there no more: a commit
      *         under way has just given it a record of its own, and reads its owner to rewrite it.
+     *         One found among the {@link #orphans} leaves them: the caller lists it in its owner's
+     *         handle again, or it is found by id from now on.
      */
     ContainerHandle embedded(Handle owner, long id) {
         ContainerHandle[] listed = owner.embeds;
@@ -156,6 +158,7 @@ final class ObjectTable {
         if (kept != null) {
             for (ContainerHandle c : kept) {
                 if (c.id() == id && !c.refersTo(null)) {
+                    forgetOrphan(owner.id(), c);
                     return c;
                 }
             }
@@ -163,36 +166,55 @@ final class ObjectTable {
         return null;
     }
 
-    /** Keeps the live embedded containers of an owner whose handle leaves the table, for its next read. */
+    /**
+     * Keeps the live embedded containers of an owner whose handle leaves the table, for its next
+     * read. Loops, not streams: this runs for every collected object that had containers, and
+     * those are nearly always collected with it.
+     */
     private void orphan(Handle owner) {
         ContainerHandle[] listed = owner.embeds;
         if (listed == null) {
             return;
         }
-        ContainerHandle[] live = Arrays.stream(listed)
-                .filter(c -> !c.refersTo(null))
-                .toArray(ContainerHandle[]::new);
-        if (live.length > 0) {
-            orphans.merge(owner.id(), live, (a, b) -> {
-                ContainerHandle[] both = Arrays.copyOf(a, a.length + b.length);
-                System.arraycopy(b, 0, both, a.length, b.length);
-                return both;
-            });
+        for (ContainerHandle c : listed) {
+            if (c.refersTo(null)) {
+                continue;
+            }
+            ContainerHandle[] kept = orphans.get(owner.id());
+            if (kept == null) {
+                orphans.put(owner.id(), new ContainerHandle[] {c});
+            } else if (indexOf(kept, c) < 0) {
+                kept = Arrays.copyOf(kept, kept.length + 1);
+                kept[kept.length - 1] = c;
+                orphans.put(owner.id(), kept);
+            }
         }
     }
 
-    /** Forgets an embedded container kept for an owner read no more. */
-    private void forgetOrphan(ContainerHandle c) {
-        ContainerHandle[] kept = orphans.get(c.ownerId);
-        if (kept == null) {
+    /** Forgets a container kept for owner {@code ownerId}. */
+    private void forgetOrphan(long ownerId, ContainerHandle c) {
+        ContainerHandle[] kept = orphans.get(ownerId);
+        int at = kept == null ? -1 : indexOf(kept, c);
+        if (at < 0) {
             return;
         }
-        ContainerHandle[] rest = Arrays.stream(kept).filter(e -> e != c && !e.refersTo(null)).toArray(ContainerHandle[]::new);
-        if (rest.length == 0) {
-            orphans.remove(c.ownerId);
-        } else {
-            orphans.put(c.ownerId, rest);
+        if (kept.length == 1) {
+            orphans.remove(ownerId);
+            return;
         }
+        ContainerHandle[] rest = new ContainerHandle[kept.length - 1];
+        System.arraycopy(kept, 0, rest, 0, at);
+        System.arraycopy(kept, at + 1, rest, at, rest.length - at);
+        orphans.put(ownerId, rest);
+    }
+
+    private static int indexOf(ContainerHandle[] handles, ContainerHandle h) {
+        for (int i = 0; i < handles.length; i++) {
+            if (handles[i] == h) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**
@@ -330,7 +352,7 @@ final class ObjectTable {
             } else if (held) {
                 embeddedCount--;
                 if (!orphans.isEmpty()) {
-                    forgetOrphan(c);
+                    forgetOrphan(c.ownerId, c);
                 }
             }
         } else if (byId.remove(h)) { // not if a handle of the same id replaced it (put), which orphaned it then
