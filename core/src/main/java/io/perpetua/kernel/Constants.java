@@ -10,9 +10,10 @@ import java.util.Map;
 
 /**
  * Constants: objects of rewritten classes that are the value of a {@code static final} field of
- * their own class or of one of its rewritten super-classes. A Scala {@code object}
- * ({@code Nil$.MODULE$}), a Kotlin {@code object} ({@code EmptyList.INSTANCE}), a Java singleton,
- * the constants of a type-safe enum, Joda-Time's {@code ISOChronology.INSTANCE_UTC}. Code
+ * their own class, of one of its rewritten super-classes, or of a class it is nested in. A Scala
+ * {@code object} ({@code Nil$.MODULE$}), a Kotlin {@code object} ({@code EmptyList.INSTANCE}) or
+ * companion object ({@code Duration.Companion}, a field of the class it is nested in), a Java
+ * singleton, the constants of a type-safe enum, Joda-Time's {@code ISOChronology.INSTANCE_UTC}. Code
  * compares them by identity (Scala's {@code List.isEmpty} is {@code this eq Nil}), so a copy
  * read back from a store is not one of them. A constant is stored, in the record of each object
  * that refers to it, as its class and field name, and read back as the field's value: the
@@ -92,6 +93,10 @@ final class Constants {
         Map<Object, Ref> found = null;
         for (Class<?> c = type; c != null && Persistent.class.isAssignableFrom(c); c = c.getSuperclass()) {
             found = collect(c, type, found);
+        }
+        // a companion's holder: reading a field initializes its class, which made the instance anyway
+        for (Class<?> outer = type.getEnclosingClass(); outer != null; outer = outer.getEnclosingClass()) {
+            found = collect(outer, type, found);
         }
         return found;
     }

@@ -23,6 +23,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ConstantsTest {
 
+    /** A Kotlin companion object is held by a static final field of the class it is nested in. */
+    @Test
+    void aCompanionHeldByTheClassItIsNestedInComesBackAsItself() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = new Node("root");
+            root.any(Suit.COMPANION);
+            store.inTransaction(() -> store.persist(root, "root"));
+            assertFalse(store.isPersistent(Suit.COMPANION), "a constant is no object of the store");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object companion = store.fetch("root", Node.class).any();
+            assertSame(Suit.COMPANION, companion);
+            assertSame(Suit.HEARTS, ((Suit.Companion) companion).hearts());
+        }
+    }
+
     @Test
     void constantsComeBackAsThemselvesAndOtherInstancesAsObjects() {
         String uri = TestStores.newUri();

@@ -8,7 +8,8 @@ import io.perpetua.runtime.RecordWriter;
 /**
  * A type-safe enum written before Java had enums: its constants are instances held by static
  * final fields (one of them private, one an alias of another), compared by identity; other
- * instances may be made too. Protocol written by hand.
+ * instances may be made too. It also holds a {@link Companion}, as Kotlin compiles a class's
+ * companion object. Protocol written by hand.
  */
 public class Suit extends Base {
     static {
@@ -29,8 +30,31 @@ public class Suit extends Base {
         this.label = label;
     }
 
+    /** The one instance of {@link Companion}. */
+    public static final Companion COMPANION = new Companion();
+
     public static Suit spades() {
         return SPADES;
+    }
+
+    /**
+     * Shaped as Kotlin compiles a companion object: a nested class whose one instance is a static
+     * final field of the class it is nested in, not of its own.
+     */
+    public static final class Companion extends Base {
+        static {
+            PersistentClasses.register(Companion.class, () -> new Companion((HollowFactory) null));
+        }
+
+        private Companion() {
+        }
+
+        private Companion(HollowFactory proxy) {
+        }
+
+        public Suit hearts() {
+            return HEARTS;
+        }
     }
 
     public String label() {

@@ -128,6 +128,7 @@ class LibrariesUnderTheAgentTest {
                 scala list length 3, ends with Nil itself true, List(aa, bb, cc)
                 scala None itself true
                 kotlin EmptyList itself true
+                kotlin companion itself true
                 joda 2024-03-01, chronology itself true, Paris 2025-01-01T09:00:00.000+01:00 Europe/Paris
                 """;
         assertEquals("read " + objects + "\n" + common + """

@@ -13,7 +13,8 @@ import java.util.List;
  * <ul>
  *   <li>Constants come back as themselves: Scala's {@code Nil} and {@code None} (a Scala list
  *       ends with {@code Nil}, and {@code isEmpty} is {@code this eq Nil}), Kotlin's
- *       {@code EmptyList} object, Joda-Time's UTC chronology, which its dates hold.</li>
+ *       {@code EmptyList} object and {@code Duration}'s companion object (a static final field of
+ *       the class it is nested in), Joda-Time's UTC chronology, which its dates hold.</li>
  *   <li>Classes that keep their state in transient fields and serialize it themselves have
  *       those fields stored: Guava's {@code ImmutableList} and {@code ArrayListMultimap} (whose
  *       {@code asMap()} view, cached in a transient field, is made again), Commons Collections'
@@ -59,7 +60,11 @@ public final class LibraryObjectsWorkout {
         buffer.addOne("p");
         objects.add(buffer);
         objects.add(new scala.math.BigDecimal(new java.math.BigDecimal("19.99"), java.math.MathContext.DECIMAL128));
-        store.inTransaction(() -> store.persist(objects, "objects"));
+        List<Object> companions = new ArrayList<>(List.of(kotlin.time.Duration.Companion));
+        store.inTransaction(() -> {
+            store.persist(objects, "objects");
+            store.persist(companions, "companions"); // apart: its toString has an identity hash
+        });
         System.out.println("written " + objects);
     }
 
@@ -87,6 +92,8 @@ public final class LibraryObjectsWorkout {
                 + (end == scala.collection.immutable.Nil$.MODULE$) + ", " + list.map(s -> s + s));
         System.out.println("scala None itself " + (objects.get(1) == scala.None$.MODULE$));
         System.out.println("kotlin EmptyList itself " + (objects.get(2) == kotlin.collections.CollectionsKt.emptyList()));
+        System.out.println("kotlin companion itself "
+                + (((List<?>) store.fetch("companions")).get(0) == kotlin.time.Duration.Companion));
         org.joda.time.LocalDate date = (org.joda.time.LocalDate) objects.get(4);
         org.joda.time.DateTime paris = (org.joda.time.DateTime) objects.get(6);
         System.out.println("joda " + date.plusDays(1) + ", chronology itself "
