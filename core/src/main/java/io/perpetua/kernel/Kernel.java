@@ -1334,8 +1334,10 @@ public final class Kernel implements PersistentStore {
         }
     }
 
-    /** Attaches a container being read, noting it in {@link #readLog}. */
-    /** Attaches a container read from the store, with the descriptor it is stored with; {@code ownerId} as attachContainer's. */
+    /**
+     * Attaches a container being read, with the descriptor it is stored with, noting it in
+     * {@link #readLog}; {@code ownerId} as {@link #attachContainer}'s.
+     */
     private ContainerHandle attachRead(Object c, long id, ClassDescriptor d, long ownerId) {
         ContainerHandle h = attachContainer(c, id, d, false, ownerId);
         readLog.add(h);
