@@ -163,26 +163,24 @@ final class ClassRegistry {
     }
 
     ClassDescriptor descriptor(ClassDescriptor.Kind kind, Class<?> type) {
-        LastDescriptor last = lastDescriptor;
-        if (last != null && last.type == type && last.kind == kind) {
-            return last.descriptor;
+        if (type != lastType || kind != lastKind) {
+            lastDescriptor = descriptor(kind, type.getName(), List.of());
+            lastKind = kind;
+            lastType = type;
         }
-        ClassDescriptor d = descriptor(kind, type.getName(), List.of());
-        lastDescriptor = new LastDescriptor(kind, type, d);
-        return d;
+        return lastDescriptor;
     }
 
     /**
-     * The last answer of {@link #descriptor(ClassDescriptor.Kind, Class)}, which stays right: a
-     * class's descriptor without fields is the first one added ({@link #add}). A commit asks for
-     * every container it writes, mostly of one or two classes (OO1: an array of connections),
-     * and the two map lookups behind it were 3 to 4% of the Java samples of an OO1 commit. One
-     * object, read once, so that a reader never pairs one answer's class with another's descriptor.
+     * With {@link #lastType} and {@link #lastDescriptor}: the last answer of
+     * {@link #descriptor(ClassDescriptor.Kind, Class)}, which stays right, since a class's
+     * descriptor without fields is the first one added ({@link #add}). A commit asks for every
+     * container it writes, mostly of one or two classes (OO1: an array of connections), and the
+     * two map lookups behind it were 3 to 4% of the Java samples of an OO1 commit.
      */
-    private record LastDescriptor(ClassDescriptor.Kind kind, Class<?> type, ClassDescriptor descriptor) {
-    }
-
-    private volatile LastDescriptor lastDescriptor;
+    private ClassDescriptor.Kind lastKind;
+    private Class<?> lastType;
+    private ClassDescriptor lastDescriptor;
 
     /** @return the descriptors the next commit must write, oldest first */
     List<ClassDescriptor> unwritten() {

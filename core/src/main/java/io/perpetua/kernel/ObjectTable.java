@@ -98,8 +98,9 @@ final class ObjectTable {
     }
 
     /**
-     * Adds a handle; it replaces any handle of the same id (one whose object was collected). A
-     * container handle must be {@link ContainerHandle#embedded} already if it is embedded.
+     * Adds a handle; it replaces any handle of the same id (one whose object was collected). The
+     * handle of a container embedded in its owner's record has {@link ContainerHandle#embedded}
+     * set before it is put, and goes in the identity index only.
      */
     void put(Handle h) {
         if (h instanceof ContainerHandle c && c.embedded) {

@@ -76,7 +76,7 @@ public final class WriteSet {
     }
 
     private static int slot(long id, int mask) {
-        return (int) ((id * 0x9E3779B97F4A7C15L) >>> 40) & mask;
+        return (int) ((id * 0x9E3779B97F4A7C15L) >>> 32) & mask;
     }
 
     /** Rebuilds the id table with {@code size} slots from the put arrays. */
