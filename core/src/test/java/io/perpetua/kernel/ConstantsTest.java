@@ -23,14 +23,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ConstantsTest {
 
-    /** A Kotlin companion object is held by a static final field of the class it is nested in. */
-    @Test
-    void aCompanionHeldByTheClassItIsNestedInComesBackAsItself() {
+    /** @return a new store whose "root" node holds {@code value} in its {@code any} field */
+    private static String rootHolding(Object value) {
         String uri = TestStores.newUri();
         try (PersistentStore store = TestStores.open(uri)) {
             Node root = new Node("root");
-            root.any(Suit.COMPANION);
+            root.any(value);
             store.inTransaction(() -> store.persist(root, "root"));
+        }
+        return uri;
+    }
+
+    /** A Kotlin companion object is held by a static final field of the class it is nested in. */
+    @Test
+    void aCompanionHeldByTheClassItIsNestedInComesBackAsItself() {
+        String uri = rootHolding(Suit.COMPANION);
+        try (PersistentStore store = TestStores.open(uri)) {
             assertFalse(store.isPersistent(Suit.COMPANION), "a constant is no object of the store");
         }
         try (PersistentStore store = TestStores.open(uri)) {
@@ -81,12 +89,7 @@ class ConstantsTest {
     /** Its fields are class state, not stored: what the JVM's constant holds now is what is seen. */
     @Test
     void aConstantsOwnFieldsAreNotStored() {
-        String uri = TestStores.newUri();
-        try (PersistentStore store = TestStores.open(uri)) {
-            Node root = new Node("root");
-            root.any(Suit.HEARTS);
-            store.inTransaction(() -> store.persist(root, "root"));
-        }
+        String uri = rootHolding(Suit.HEARTS);
         long before = objects(uri);
         try (PersistentStore store = TestStores.open(uri)) {
             assertSame(Suit.HEARTS, store.fetch("root", Node.class).any());
