@@ -17,7 +17,7 @@ import java.util.stream.Stream;
  * Random programs ({@link RandomProgram}) over the hand-written test model, on the in-memory
  * store, checked against a plain-Java model after every commit, abort and reopen. The seeds are
  * fixed; {@code -Dperpetua.random.seeds=N} and {@code -Dperpetua.random.operations=N} run more,
- * {@code -Dperpetua.random.seed=S} replays one, {@code -Dperpetua.random.paranoid=true} compares
+ * {@code -Dperpetua.random.first=F} starts elsewhere, {@code -Dperpetua.random.seed=S} replays one, {@code -Dperpetua.random.paranoid=true} compares
  * after every operation and {@code -Dperpetua.random.log=N} lists more operations on failure. The
  * agent module runs the same programs on classes the real agent rewrote, on disk
  * ({@code RandomProgramsIT}).
@@ -25,10 +25,12 @@ import java.util.stream.Stream;
 class RandomOperationsTest {
     private static final int SEEDS = Integer.getInteger("perpetua.random.seeds", 24);
     private static final int OPERATIONS = Integer.getInteger("perpetua.random.operations", 400);
+    /** The first seed; the programs with faults start 1,000 above it. */
+    private static final long FIRST = Long.getLong("perpetua.random.first", 1);
 
     @TestFactory
     Stream<DynamicTest> randomProgramsLeaveTheStoreAsTheModelSays() {
-        return programs(1, SEEDS, null);
+        return programs(FIRST, SEEDS, null);
     }
 
     /**
@@ -38,7 +40,7 @@ class RandomOperationsTest {
      */
     @TestFactory
     Stream<DynamicTest> randomProgramsGoOnAfterFailedReadsAndCommits() {
-        return programs(1001, SEEDS / 2, FlakyBackendProvider.FAULTS);
+        return programs(FIRST + 1000, SEEDS / 2, FlakyBackendProvider.FAULTS);
     }
 
     /** @return {@code count} programs from seed {@code first}, or the one {@code -Dperpetua.random.seed} names */
