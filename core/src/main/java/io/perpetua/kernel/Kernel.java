@@ -92,6 +92,28 @@ public final class Kernel implements PersistentStore {
     /** How many fills and container reads are in progress: the outermost one fills {@link #unfilled}. */
     private int decodeDepth;
     /**
+     * The depth of reads from which a container met is made empty and filled later, by the read
+     * at this depth, from {@link #deferred}: a chain of containers holding containers (an
+     * {@code Object[]} holding an {@code Object[]}, a thousand deep) is then read in a loop, not
+     * by a recursion that overflows the stack. Shallower chains, the usual case, are read as
+     * they are met. The property {@code perpetua.read.deferDepth} sets it for tests: at 1 every
+     * container met by a read is filled that way.
+     */
+    static final int DEFER_DEPTH = Math.max(1, Integer.getInteger("perpetua.read.deferDepth", 48));
+    /** Containers made empty by reads deeper than {@link #DEFER_DEPTH}, to be filled in turn. */
+    private final ArrayDeque<Deferred> deferred = new ArrayDeque<>();
+    /**
+     * The contents of hashed and sorted containers {@link #fillDeferred} filled, added last,
+     * the last filled first: a set's elements are complete before the set hashes them.
+     */
+    private final ArrayDeque<Unfilled> deferredAdds = new ArrayDeque<>();
+    /**
+     * Above 0 while {@link #fillDeferred} fills a container: a hashed or sorted container met
+     * then gets its contents once what they hold is filled. A read started meanwhile (by a
+     * record's constructor, say) counts from 0 again.
+     */
+    private int fillingDeferred;
+    /**
      * Hashed and sorted containers read but not filled yet, with their contents: those whose
      * elements' hashCode reached an object whose own read was in progress (Resolver#fill).
      */
@@ -659,7 +681,12 @@ public final class Kernel implements PersistentStore {
         if (id == 0) {
             throw new UnknownPersistentName(name);
         }
-        return object(id);
+        int depth = decodeDepth;
+        try {
+            return object(id);
+        } catch (StackOverflowError e) {
+            throw readTooDeep(depth, id, e);
+        }
     }
 
     @Override
@@ -866,7 +893,41 @@ public final class Kernel implements PersistentStore {
         }
         checkOpen();
         table.expunge();
-        fault(p, h.id());
+        int depth = decodeDepth;
+        try {
+            fault(p, h.id());
+        } catch (StackOverflowError e) {
+            throw readTooDeep(depth, h.id(), e);
+        }
+    }
+
+    /**
+     * A read that overflowed the stack: values that each hold the next, thousands deep, through
+     * records or immutable collections (containers that hold containers are read in a loop,
+     * however deep: fillDeferred). The reads it crossed undid what they read on the way out;
+     * an outermost read also resets what one cut short may have left counted.
+     *
+     * @param depth the reads in progress when the failed one began: only the outermost reports
+     */
+    private PersistentStoreException readTooDeep(int depth, long id, StackOverflowError e) {
+        if (depth > 0) {
+            throw e;
+        }
+        decodeDepth = 0;
+        fills = 0;
+        Arrays.fill(fillRecords, null);
+        filling = null;
+        decoding.clear();
+        deferred.clear();
+        deferredAdds.clear();
+        fillingDeferred = 0;
+        unfilled.clear();
+        inFlight = null;
+        readLog.clear();
+        return new PersistentStoreException(where(id) + ": what it holds nests too deeply to be read on this thread's"
+                + " stack (records or immutable collections, each holding the next, thousands deep); nothing was read."
+                + " Read it on a thread with a larger stack (new Thread(group, task, name, stackSize)), or make the chain"
+                + " of objects or mutable collections, which are read in a loop", e);
     }
 
     /** Fills a hollow object from the store: from its own record, or from its home's. */
@@ -967,7 +1028,12 @@ public final class Kernel implements PersistentStore {
         checkOpen();
         int k = classes.info(p.getClass()).lazyOrdinal(marker);
         if (k >= 0 && h.lazy.at[k] != 0) {
-            decodeLazyFields(h, p, k);
+            int depth = decodeDepth;
+            try {
+                decodeLazyFields(h, p, k);
+            } catch (StackOverflowError e) {
+                throw readTooDeep(depth, h.id(), e);
+            }
         }
     }
 
@@ -991,6 +1057,8 @@ public final class Kernel implements PersistentStore {
         Handle outer = filling;
         filling = h; // the owner of the containers embedded in this record
         decodeDepth++;
+        int outerFilling = fillingDeferred;
+        fillingDeferred = 0; // a read of its own, even if code a deferred fill runs started it
         int mark = readLog.size();
         boolean done = false;
         try {
@@ -1003,6 +1071,7 @@ public final class Kernel implements PersistentStore {
                 }
             }
             if (decoded) {
+                fillDeferred();
                 VarHandle.releaseFence(); // the arrays are complete before their fields can show them
                 p.$perpetua$read(values.replay());
             }
@@ -1014,6 +1083,7 @@ public final class Kernel implements PersistentStore {
             if (!done) {
                 undoRead(mark);
             }
+            fillingDeferred = outerFilling;
             endDecode(done);
         }
         for (int k = first; k <= last; k++) {
@@ -1052,6 +1122,8 @@ public final class Kernel implements PersistentStore {
         Handle outer = filling;
         filling = h;
         decodeDepth++;
+        int outerFilling = fillingDeferred;
+        fillingDeferred = 0; // a read of its own, even if code a deferred fill runs started it
         int mark = readLog.size();
         boolean done = false;
         ClassInfo info = null;
@@ -1076,6 +1148,7 @@ public final class Kernel implements PersistentStore {
                 VarHandle.releaseFence(); // the values, decoded up front, are complete before the fields show them
             }
             p.$perpetua$read(reader);
+            fillDeferred(); // the containers its fields show are complete before it is
             int[] lazyAt = decoder.lazyFields();
             h.lazy = lazyAt != null ? new LazyFields(record, to, lazyAt) : null;
             boolean hasSatellites = !in.atEnd() && from == 0 && to == record.length;
@@ -1101,6 +1174,7 @@ public final class Kernel implements PersistentStore {
                 undoRead(mark);
                 p.$perpetua$read(DEFAULTS); // what it read before failing: a getter takes a value as proof of a fill
             }
+            fillingDeferred = outerFilling;
             endDecode(done);
         }
     }
@@ -1191,6 +1265,8 @@ public final class Kernel implements PersistentStore {
             return;
         }
         readLog.clear();
+        deferred.clear(); // left by a failed read only: its containers were undone with it
+        deferredAdds.clear();
         if (unfilled.isEmpty()) {
             return;
         }
@@ -1304,6 +1380,8 @@ public final class Kernel implements PersistentStore {
                     + " which cannot be rebuilt with its identity");
         }
         decodeDepth++;
+        int outerFilling = fillingDeferred;
+        fillingDeferred = 0; // a read of its own, even if code a deferred fill runs started it
         int mark = readLog.size();
         boolean done = false;
         try {
@@ -1321,6 +1399,7 @@ public final class Kernel implements PersistentStore {
             h.snapshot = snapshot(h, record);
             untouch(c); // filling it touched it
             h.rememberContents(c);
+            fillDeferred();
             done = true;
             return c;
         } catch (ByteIn.MalformedRecord m) {
@@ -1330,8 +1409,80 @@ public final class Kernel implements PersistentStore {
             if (!done) {
                 undoRead(mark);
             }
+            fillingDeferred = outerFilling;
             endDecode(done);
         }
+    }
+
+    /** A container made empty from the start of its record (RecordDecoder#shell), to be filled from the rest. */
+    private record Deferred(long id, byte[] record, ClassDescriptor descriptor, RecordDecoder decoder, Object container,
+                            ContainerHandle handle) {
+    }
+
+    /**
+     * Makes the container of a record empty, attached, to be filled by {@link #fillDeferred}; or,
+     * if it is of a kind built with its elements (an immutable list, say), reads it now.
+     */
+    private Object deferOrDecode(long id, byte[] record) {
+        RecordDecoder decoder = new RecordDecoder(classes, resolve, strings);
+        ByteIn in = new ByteIn(record);
+        ClassDescriptor d;
+        Object shell;
+        try {
+            d = classes.byId(in.readVarInt(), location, id);
+            shell = d.kind.hasRecords() && d.kind != Kind.OBJECT ? decoder.reset(in, location, id).shell(d) : null;
+        } catch (ByteIn.MalformedRecord m) {
+            throw new CorruptStoreException(where(id), m.getMessage(), null);
+        }
+        if (shell == null) {
+            return decodeContainer(id, record);
+        }
+        deferred.add(new Deferred(id, record, d, decoder, shell, attachRead(shell, id, d, 0)));
+        return shell;
+    }
+
+    /**
+     * Fills, in a loop, the containers that reads deeper than {@link #DEFER_DEPTH} left empty;
+     * the containers they meet are left empty in turn and filled by this loop, and the hashed
+     * and sorted ones get their contents last, innermost first, once everything they hold is
+     * filled. Every read calls it before it returns, so that it returns everything it read
+     * filled; so does code about to run what a container holds (Resolve#settle). What a failed
+     * read leaves is dropped when the outermost read ends (endDecode).
+     */
+    private void fillDeferred() {
+        // the adds of an outer call wait for it: they may hash by what the add running now fills
+        int outerAdds = deferredAdds.size();
+        while (true) {
+            Deferred next = deferred.poll();
+            if (next != null) {
+                fillOne(next);
+            } else if (deferredAdds.size() > outerAdds) {
+                Unfilled add = deferredAdds.pop();
+                addOrWait(add.container(), add.contents());
+            } else {
+                return;
+            }
+        }
+    }
+
+    private void fillOne(Deferred next) {
+        decodeDepth++; // as a read of its own: the containers it meets wait in turn
+        fillingDeferred++;
+        try {
+            next.decoder().fillShell(next.container(), next.descriptor());
+            if (!next.decoder().in().atEnd()) {
+                throw new ByteIn.MalformedRecord("bytes left over after the contents");
+            }
+        } catch (ByteIn.MalformedRecord m) {
+            throw new CorruptStoreException(where(next.id()), m.getMessage(), null);
+        } finally {
+            fillingDeferred--;
+            decodeDepth--;
+        }
+        ContainerHandle h = next.handle();
+        h.snapshot = snapshot(h, next.record());
+        untouch(next.container());
+        h.rememberContents(next.container());
     }
 
     /**
@@ -1404,7 +1555,15 @@ public final class Kernel implements PersistentStore {
                 throw new ByteIn.MalformedRecord("a reference to a container names #" + id + ", which is an object");
             }
             Object o = h == null ? null : h.get();
-            return o != null ? o : decodeContainer(id, read(id));
+            if (o != null) {
+                return o;
+            }
+            return decodeDepth >= DEFER_DEPTH ? deferOrDecode(id, read(id)) : decodeContainer(id, read(id));
+        }
+
+        @Override
+        public void settle() {
+            fillDeferred();
         }
 
         @Override
@@ -1451,20 +1610,34 @@ public final class Kernel implements PersistentStore {
             if (container == discarding) {
                 return;
             }
-            try {
-                addAll(container, contents);
-            } catch (ReadInProgress e) {
-                if (e.leftAReadUnfinished) {
-                    throw e; // a read it crossed may have left a container half filled: not retried
-                }
-                inFlight = null;
-                if (container instanceof Map<?, ?> m) {
-                    m.clear();
-                } else {
-                    ((Collection<?>) container).clear();
-                }
-                unfilled.add(new Unfilled(container, contents));
+            if (fillingDeferred > 0) {
+                deferredAdds.push(new Unfilled(container, contents)); // after what its elements hold is filled
+                return;
             }
+            fillDeferred(); // an element may hash by what a container read before it holds
+            addOrWait(container, contents);
+        }
+    }
+
+    /**
+     * Adds a hashed or sorted container's contents, unless an element's code reaches an object
+     * whose own read is in progress: then the container waits, empty, for the outermost read
+     * to end (endDecode).
+     */
+    private void addOrWait(Object container, Object[] contents) {
+        try {
+            addAll(container, contents);
+        } catch (ReadInProgress e) {
+            if (e.leftAReadUnfinished) {
+                throw e; // a read it crossed may have left a container half filled: not retried
+            }
+            inFlight = null;
+            if (container instanceof Map<?, ?> m) {
+                m.clear();
+            } else {
+                ((Collection<?>) container).clear();
+            }
+            unfilled.add(new Unfilled(container, contents));
         }
     }
 

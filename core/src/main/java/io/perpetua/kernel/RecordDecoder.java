@@ -74,6 +74,14 @@ final class RecordDecoder implements RecordReader {
          * @param contents a collection's elements, or a map's keys and values, alternating
          */
         void fill(Object container, Object[] contents);
+
+        /**
+         * Fills every container {@link #container} returned empty ({@link #shell}), before code
+         * runs that may read what they hold: a record's constructor, a set or map hashing or
+         * sorting what it is made with. Cheap when there is none.
+         */
+        default void settle() {
+        }
     }
 
     private final ClassRegistry classes;
@@ -441,6 +449,7 @@ final class RecordDecoder implements RecordReader {
         for (int i = 0; i < args.length; i++) {
             args[i] = fields == null ? field(ri.descriptor.fields.get(i).type()) : fields.next();
         }
+        resolve.settle(); // the constructor may read what the components hold
         try {
             return ri.recordConstructor.invoke(args);
         } catch (RuntimeException | Error e) {
@@ -460,61 +469,11 @@ final class RecordDecoder implements RecordReader {
     @SuppressWarnings({"unchecked", "rawtypes"})
     Object container(ClassDescriptor d, java.util.function.Consumer<Object> register) {
         switch (d.kind) {
-            case ARRAY: {
-                Class<?> type = classes.resolve(d.className);
-                if (!type.isArray()) {
-                    throw new ByteIn.MalformedRecord(d.className + " is not an array class");
-                }
-                int n = in.readCount();
-                Object a = Array.newInstance(type.getComponentType(), n);
-                register.accept(a);
-                fillArray(a, n);
-                return a;
-            }
-            case COLLECTION: {
-                Class<?> type = classes.resolve(d.className);
-                Comparator<Object> cmp = Containers.sorted(type) ? (Comparator<Object>) value() : null;
-                Collection<Object> c = Containers.newCollection(type, cmp);
-                if (c == null) {
-                    throw new IncompatibleClassChangeException(d.className, null, "not a collection Perpetua stores");
-                }
+            case ARRAY, COLLECTION, MAP: {
+                Object c = shell(d);
                 register.accept(c);
-                int n = in.readCount();
-                if (Containers.addingRunsElementCode(type)) {
-                    Object[] elements = new Object[n];
-                    for (int i = 0; i < n; i++) {
-                        elements[i] = value();
-                    }
-                    resolve.fill(c, elements);
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        c.add(value());
-                    }
-                }
+                fillShell(c, d);
                 return c;
-            }
-            case MAP: {
-                Class<?> type = classes.resolve(d.className);
-                Comparator<Object> cmp = Containers.sorted(type) ? (Comparator<Object>) value() : null;
-                Map<Object, Object> m = Containers.newMap(type, cmp);
-                if (m == null) {
-                    throw new IncompatibleClassChangeException(d.className, null, "not a map Perpetua stores");
-                }
-                register.accept(m);
-                int n = in.readCount();
-                if (Containers.addingRunsElementCode(type)) {
-                    Object[] entries = new Object[2 * n];
-                    for (int i = 0; i < entries.length; i++) {
-                        entries[i] = value();
-                    }
-                    resolve.fill(m, entries);
-                } else {
-                    for (int i = 0; i < n; i++) {
-                        Object k = value();
-                        m.put(k, value());
-                    }
-                }
-                return m;
             }
             case ENUM_SET: {
                 Class type = enumClass(in.readString());
@@ -537,12 +496,27 @@ final class RecordDecoder implements RecordReader {
                 }
                 return map;
             }
+            case IMMUTABLE_LIST, IMMUTABLE_SET, IMMUTABLE_MAP, UNMODIFIABLE_LIST, UNMODIFIABLE_SET,
+                    UNMODIFIABLE_COLLECTION, UNMODIFIABLE_SORTED_SET, UNMODIFIABLE_MAP, UNMODIFIABLE_SORTED_MAP,
+                    FIXED_SIZE_LIST:
+                return builtFromElements(d);
+            case VALUE:
+                return value();
+            default:
+                throw new ByteIn.MalformedRecord(d + " does not describe a container");
+        }
+    }
+
+    /** Decodes a container that is made with its elements, not filled after it is made. */
+    @SuppressWarnings("unchecked")
+    private Object builtFromElements(ClassDescriptor d) {
+        switch (d.kind) {
             case IMMUTABLE_LIST: {
                 List<Object> l = elements();
                 return l.contains(null) ? l.stream().toList() : List.copyOf(l);
             }
             case IMMUTABLE_SET: {
-                List<Object> l = elements();
+                List<Object> l = settledElements();
                 return l.contains(null) ? Collections.unmodifiableSet(new LinkedHashSet<>(l)) : Set_copyOf(l);
             }
             case IMMUTABLE_MAP: {
@@ -552,12 +526,12 @@ final class RecordDecoder implements RecordReader {
             case UNMODIFIABLE_LIST:
                 return Collections.unmodifiableList(elements());
             case UNMODIFIABLE_SET:
-                return Collections.unmodifiableSet(new LinkedHashSet<>(elements()));
+                return Collections.unmodifiableSet(new LinkedHashSet<>(settledElements()));
             case UNMODIFIABLE_COLLECTION:
                 return Collections.unmodifiableCollection(elements());
             case UNMODIFIABLE_SORTED_SET: {
                 TreeSet<Object> s = new TreeSet<>((Comparator<Object>) value());
-                s.addAll(elements());
+                s.addAll(settledElements());
                 return Collections.unmodifiableNavigableSet(s);
             }
             case UNMODIFIABLE_MAP:
@@ -566,11 +540,96 @@ final class RecordDecoder implements RecordReader {
                 return Collections.unmodifiableNavigableMap(entries(new TreeMap<>((Comparator<Object>) value())));
             case FIXED_SIZE_LIST:
                 return Arrays.asList(elements().toArray());
-            case VALUE:
-                return value();
             default:
                 throw new ByteIn.MalformedRecord(d + " does not describe a container");
         }
+    }
+
+    /**
+     * Makes, empty, the container of a record positioned at its body, if it is one made empty
+     * and then filled: an array (of its stored length), a mutable collection or map (with its
+     * comparator, if sorted). {@link #fillShell} then fills it from where this stopped.
+     *
+     * @return the empty container, or null for any other kind (then nothing was read)
+     */
+    @SuppressWarnings("unchecked")
+    Object shell(ClassDescriptor d) {
+        switch (d.kind) {
+            case ARRAY:
+                return newArray(d);
+            case COLLECTION: {
+                Class<?> type = classes.resolve(d.className);
+                Comparator<Object> cmp = Containers.sorted(type) ? (Comparator<Object>) value() : null;
+                Collection<Object> c = Containers.newCollection(type, cmp);
+                if (c == null) {
+                    throw new IncompatibleClassChangeException(d.className, null, "not a collection Perpetua stores");
+                }
+                return c;
+            }
+            case MAP: {
+                Class<?> type = classes.resolve(d.className);
+                Comparator<Object> cmp = Containers.sorted(type) ? (Comparator<Object>) value() : null;
+                Map<Object, Object> m = Containers.newMap(type, cmp);
+                if (m == null) {
+                    throw new IncompatibleClassChangeException(d.className, null, "not a map Perpetua stores");
+                }
+                return m;
+            }
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * Fills a container {@link #shell} made, reading on from where it stopped. A collection or
+     * map that hashes or sorts gets its contents through {@link Resolve#fill}, once all of them
+     * are read.
+     */
+    @SuppressWarnings("unchecked")
+    void fillShell(Object shell, ClassDescriptor d) {
+        if (d.kind == Kind.ARRAY) {
+            fillArray(shell, Array.getLength(shell));
+            return;
+        }
+        boolean positional = !Containers.addingRunsElementCode(classes.resolve(d.className));
+        int n = in.readCount();
+        if (d.kind == Kind.COLLECTION) {
+            Collection<Object> c = (Collection<Object>) shell;
+            if (positional) {
+                for (int i = 0; i < n; i++) {
+                    c.add(value());
+                }
+                return;
+            }
+            Object[] elements = new Object[n];
+            for (int i = 0; i < n; i++) {
+                elements[i] = value();
+            }
+            resolve.fill(c, elements); // adding runs the elements' code: after all of them are read
+            return;
+        }
+        Map<Object, Object> m = (Map<Object, Object>) shell;
+        if (positional) {
+            for (int i = 0; i < n; i++) {
+                Object k = value();
+                m.put(k, value());
+            }
+            return;
+        }
+        Object[] entries = new Object[2 * n];
+        for (int i = 0; i < entries.length; i++) {
+            entries[i] = value();
+        }
+        resolve.fill(m, entries);
+    }
+
+    /** @return a new array of the described class, of the length the record gives next */
+    private Object newArray(ClassDescriptor d) {
+        Class<?> type = classes.resolve(d.className);
+        if (!type.isArray()) {
+            throw new ByteIn.MalformedRecord(d.className + " is not an array class");
+        }
+        return Array.newInstance(type.getComponentType(), in.readCount());
     }
 
     private static Object Set_copyOf(List<Object> l) {
@@ -586,11 +645,21 @@ final class RecordDecoder implements RecordReader {
         return l;
     }
 
+    /** @return the elements the record gives next, each filled: a set hashes or sorts them as it is made */
+    private List<Object> settledElements() {
+        List<Object> l = elements();
+        resolve.settle();
+        return l;
+    }
+
+    /** Puts the entries the record gives next into {@code m}, which hashes or sorts each key as it gets it. */
     private <M extends Map<Object, Object>> M entries(M m) {
         int n = in.readCount();
         for (int i = 0; i < n; i++) {
             Object k = value();
-            m.put(k, value());
+            Object v = value();
+            resolve.settle();
+            m.put(k, v);
         }
         return m;
     }
