@@ -1071,7 +1071,9 @@ public final class Kernel implements PersistentStore {
                 }
             }
             if (decoded) {
-                fillDeferred();
+                if (!deferred.isEmpty()) {
+                    fillDeferred();
+                }
                 VarHandle.releaseFence(); // the arrays are complete before their fields can show them
                 p.$perpetua$read(values.replay());
             }
@@ -1148,7 +1150,9 @@ public final class Kernel implements PersistentStore {
                 VarHandle.releaseFence(); // the values, decoded up front, are complete before the fields show them
             }
             p.$perpetua$read(reader);
-            fillDeferred(); // the containers its fields show are complete before it is
+            if (!deferred.isEmpty()) {
+                fillDeferred(); // the containers its fields show are complete before it is
+            }
             int[] lazyAt = decoder.lazyFields();
             h.lazy = lazyAt != null ? new LazyFields(record, to, lazyAt) : null;
             boolean hasSatellites = !in.atEnd() && from == 0 && to == record.length;
@@ -1399,7 +1403,9 @@ public final class Kernel implements PersistentStore {
             h.snapshot = snapshot(h, record);
             untouch(c); // filling it touched it
             h.rememberContents(c);
-            fillDeferred();
+            if (!deferred.isEmpty()) {
+                fillDeferred();
+            }
             done = true;
             return c;
         } catch (ByteIn.MalformedRecord m) {
@@ -1450,7 +1456,8 @@ public final class Kernel implements PersistentStore {
      * read leaves is dropped when the outermost read ends (endDecode).
      */
     private void fillDeferred() {
-        // the adds of an outer call wait for it: they may hash by what the add running now fills
+        // the adds of an outer call wait for it: they may hash by what the add running now fills.
+        // With none deferred there is nothing to do: adds are pushed only while one is filled.
         int outerAdds = deferredAdds.size();
         while (true) {
             Deferred next = deferred.poll();

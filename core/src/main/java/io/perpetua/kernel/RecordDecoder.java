@@ -469,7 +469,13 @@ final class RecordDecoder implements RecordReader {
     @SuppressWarnings({"unchecked", "rawtypes"})
     Object container(ClassDescriptor d, java.util.function.Consumer<Object> register) {
         switch (d.kind) {
-            case ARRAY, COLLECTION, MAP: {
+            case ARRAY: {
+                Object a = newArray(d);
+                register.accept(a);
+                fillArray(a, Array.getLength(a));
+                return a;
+            }
+            case COLLECTION, MAP: {
                 Object c = shell(d);
                 register.accept(c);
                 fillShell(c, d);
