@@ -100,6 +100,15 @@ public final class Kernel implements PersistentStore {
      * container met by a read is filled that way.
      */
     static final int DEFER_DEPTH = Math.max(1, Integer.getInteger("perpetua.read.deferDepth", 48));
+    /**
+     * Reads nested deeper than this fail, before they change anything, with a
+     * {@code PersistentStoreException}: only values made with what they hold (records, immutable
+     * collections), each holding the next, nest reads this deep (containers are read in a loop
+     * past {@link #DEFER_DEPTH}). About a kilobyte of stack per read: a 1 MB thread stack holds
+     * them. A stack overflow, which can cut short whatever it interrupts, is then not reached.
+     * The property {@code perpetua.read.maxDepth} raises it, for threads with larger stacks.
+     */
+    static final int MAX_READ_DEPTH = Math.max(DEFER_DEPTH + 2, Integer.getInteger("perpetua.read.maxDepth", 512));
     /** Containers made empty by reads deeper than {@link #DEFER_DEPTH}, to be filled in turn. */
     private final ArrayDeque<Deferred> deferred = new ArrayDeque<>();
     /**
@@ -901,8 +910,19 @@ public final class Kernel implements PersistentStore {
         }
     }
 
+    /** Fails a read that would nest deeper than {@link #MAX_READ_DEPTH}, before it starts. */
+    private void checkReadDepth(long id) {
+        if (decodeDepth >= MAX_READ_DEPTH) {
+            throw new PersistentStoreException(where(id) + ": what it holds nests more than " + MAX_READ_DEPTH
+                    + " reads deep (records or immutable collections, each holding the next); nothing was read."
+                    + " Make the chain of objects or mutable collections, which are read in a loop however deep, or"
+                    + " raise -Dperpetua.read.maxDepth and read it on a thread with a larger stack");
+        }
+    }
+
     /**
-     * A read that overflowed the stack: values that each hold the next, thousands deep, through
+     * A read that overflowed the stack (one on a thread with a small stack, below
+     * {@link #MAX_READ_DEPTH}): values that each hold the next, through
      * records or immutable collections (containers that hold containers are read in a loop,
      * however deep: fillDeferred). The reads it crossed undid what they read on the way out;
      * an outermost read also resets what one cut short may have left counted.
@@ -925,9 +945,9 @@ public final class Kernel implements PersistentStore {
         inFlight = null;
         readLog.clear();
         return new PersistentStoreException(where(id) + ": what it holds nests too deeply to be read on this thread's"
-                + " stack (records or immutable collections, each holding the next, thousands deep); nothing was read."
-                + " Read it on a thread with a larger stack (new Thread(group, task, name, stackSize)), or make the chain"
-                + " of objects or mutable collections, which are read in a loop", e);
+                + " stack (records or immutable collections, each holding the next); the read was undone. Read it on a"
+                + " thread with a larger stack (new Thread(group, task, name, stackSize)), or make the chain of objects"
+                + " or mutable collections, which are read in a loop", e);
     }
 
     /** Fills a hollow object from the store: from its own record, or from its home's. */
@@ -1049,6 +1069,7 @@ public final class Kernel implements PersistentStore {
     private void decodeLazyFields(Handle h, Persistent p, int only) {
         LazyFields lazy = h.lazy;
         long id = h.id();
+        checkReadDepth(id);
         ClassInfo info = classes.info(p.getClass());
         FieldValues values = new FieldValues(info.descriptor.fields.size());
         p.$perpetua$write(values);
@@ -1119,6 +1140,7 @@ public final class Kernel implements PersistentStore {
      * followed by its satellites, if any) or a satellite's entry in its home's record.
      */
     private void fill(Persistent p, long id, byte[] record, int from, int to) {
+        checkReadDepth(id);
         Handle h = (Handle) p.$perpetua$handle();
         startFill(p, id, from == 0 && to == record.length ? record : null);
         Handle outer = filling;
@@ -1379,6 +1401,7 @@ public final class Kernel implements PersistentStore {
     }
 
     private Object decodeContainer(long id, byte[] record) {
+        checkReadDepth(id);
         if (!decoding.add(id)) {
             throw new PersistentStoreException(where(id) + ": a cycle runs through an immutable collection,"
                     + " which cannot be rebuilt with its identity");
@@ -1473,6 +1496,7 @@ public final class Kernel implements PersistentStore {
     }
 
     private void fillOne(Deferred next) {
+        checkReadDepth(next.id());
         decodeDepth++; // as a read of its own: the containers it meets wait in turn
         fillingDeferred++;
         try {
