@@ -558,15 +558,13 @@ final class RecordDecoder implements RecordReader {
      *
      * @return the empty container, or null for any other kind (then nothing was read)
      */
-    @SuppressWarnings("unchecked")
     Object shell(ClassDescriptor d) {
         switch (d.kind) {
             case ARRAY:
                 return newArray(d);
             case COLLECTION: {
                 Class<?> type = classes.resolve(d.className);
-                Comparator<Object> cmp = Containers.sorted(type) ? (Comparator<Object>) value() : null;
-                Collection<Object> c = Containers.newCollection(type, cmp);
+                Collection<Object> c = Containers.newCollection(type, comparator(type));
                 if (c == null) {
                     throw new IncompatibleClassChangeException(d.className, null, "not a collection Perpetua stores");
                 }
@@ -574,8 +572,7 @@ final class RecordDecoder implements RecordReader {
             }
             case MAP: {
                 Class<?> type = classes.resolve(d.className);
-                Comparator<Object> cmp = Containers.sorted(type) ? (Comparator<Object>) value() : null;
-                Map<Object, Object> m = Containers.newMap(type, cmp);
+                Map<Object, Object> m = Containers.newMap(type, comparator(type));
                 if (m == null) {
                     throw new IncompatibleClassChangeException(d.className, null, "not a map Perpetua stores");
                 }
@@ -584,6 +581,12 @@ final class RecordDecoder implements RecordReader {
             default:
                 return null;
         }
+    }
+
+    /** @return the comparator a sorted collection or map of {@code type} is stored with, read next; null if unsorted */
+    @SuppressWarnings("unchecked")
+    private Comparator<Object> comparator(Class<?> type) {
+        return Containers.sorted(type) ? (Comparator<Object>) value() : null;
     }
 
     /**
@@ -597,7 +600,8 @@ final class RecordDecoder implements RecordReader {
             fillArray(shell, Array.getLength(shell));
             return;
         }
-        boolean positional = !Containers.addingRunsElementCode(classes.resolve(d.className));
+        // the class shell() made it of: no second lookup of the stored name
+        boolean positional = !Containers.addingRunsElementCode(Containers.storedClass(shell));
         int n = in.readCount();
         if (d.kind == Kind.COLLECTION) {
             Collection<Object> c = (Collection<Object>) shell;
