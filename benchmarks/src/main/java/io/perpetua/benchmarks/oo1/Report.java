@@ -42,6 +42,7 @@ public final class Report {
         List<Measure> m = new ArrayList<>();
         m.add(new Measure("load", "", "ms", RowResult::loadMillis));
         m.add(new Measure("size", "", "kB", RowResult::sizeKilobytes));
+        m.add(new Measure("heap", "", "MB", RowResult::heapMegabytes));
         m.add(new Measure("open", "cold", "ms", r -> r.openMillis(Operation.LOOKUP)));
         for (Operation op : Operation.values()) {
             for (Cache c : Cache.values()) {
@@ -59,9 +60,10 @@ public final class Report {
             return head + status + ": " + p.getProperty("message", "");
         }
         if (phase.equals("load")) {
-            return head + String.format(Locale.ROOT, "load %s ms, %s kB on disk (generated in %s ms)",
+            return head + String.format(Locale.ROOT, "load %s ms, %s kB on disk, %s MB of heap (generated in %s ms)",
                     num(Long.parseLong(p.getProperty("load.nanos")) / 1e6),
                     num(Long.parseLong(p.getProperty("size.bytes")) / 1024.0),
+                    num(Long.parseLong(p.getProperty("heap.bytes")) / (1024.0 * 1024.0)),
                     num(Long.parseLong(p.getProperty("generate.nanos")) / 1e6));
         }
         RowResult r = new RowResult(s.row());
@@ -131,16 +133,17 @@ public final class Report {
         RowResult transientRow = find(rows, Row.TRANSIENT);
         RowResult rocks = find(rows, Row.ROCKSDB);
         List<Measure> ratioMeasures = measures().stream().filter(m -> !m.name().equals("size")
-                && !m.name().equals("open")).toList();
+                && !m.name().equals("open") && !m.name().equals("heap")).toList();
         if (transientRow != null) {
             sb.append("\nRatio to transient Java (same run; lower is better):\n");
-            sb.append(grid("measure", rows, ratioMeasures.stream().filter(m -> !m.name().equals("load")).toList(),
-                    (m, r) -> ratio(ratio(m, r, transientRow)), false));
+            List<Measure> withHeap = new ArrayList<>(ratioMeasures.stream().filter(m -> !m.name().equals("load")).toList());
+            withHeap.add(0, measure("heap"));
+            sb.append(grid("measure", rows, withHeap, (m, r) -> ratio(ratio(m, r, transientRow)), false));
         }
         if (rocks != null) {
             sb.append("\nRatio to raw RocksDB (same run; lower is better):\n");
             List<Measure> withSize = new ArrayList<>(ratioMeasures);
-            withSize.add(1, measures().get(1));
+            withSize.add(1, measure("size"));
             sb.append(grid("measure", rows, withSize, (m, r) -> ratio(ratio(m, r, rocks)), false));
         }
         sb.append('\n');
@@ -156,6 +159,10 @@ public final class Report {
             }
         }
         return sb.toString();
+    }
+
+    private static Measure measure(String name) {
+        return measures().stream().filter(m -> m.name().equals(name)).findFirst().orElseThrow();
     }
 
     private interface Cell {
@@ -204,6 +211,7 @@ public final class Report {
         return switch (m.name()) {
             case "load" -> "load (ms)";
             case "size" -> "size on disk (kB)";
+            case "heap" -> "heap after load (MB)";
             case "open" -> "open (ms)";
             case "reverse" -> "reverse traversal";
             default -> m.name();
@@ -289,6 +297,8 @@ public final class Report {
                 j.field("loadMs").number(r.loadMillis());
                 j.field("sizeBytes").number(r.load == null ? null
                         : Double.valueOf(r.load.getProperty("size.bytes", "0")));
+                j.field("heapBytes").number(r.load == null || r.load.getProperty("heap.bytes") == null ? null
+                        : Double.valueOf(r.load.getProperty("heap.bytes")));
                 j.field("operations").open('{');
                 for (Operation op : Operation.values()) {
                     long[] times = r.times(op);
@@ -313,8 +323,8 @@ public final class Report {
                     j.close('}');
                 }
                 j.close('}');
-                ratios(j, "ratioToTransientJava", r, transientRow);
-                ratios(j, "ratioToRawRocksDb", r, rocks);
+                ratios(j, "ratioToTransientJava", r, transientRow, true);
+                ratios(j, "ratioToRawRocksDb", r, rocks, false); // its data is off the heap
             }
             j.close('}');
         }
@@ -333,12 +343,15 @@ public final class Report {
         return j.toString();
     }
 
-    private static void ratios(Json j, String name, RowResult r, RowResult base) {
+    private static void ratios(Json j, String name, RowResult r, RowResult base, boolean withHeap) {
         if (base == null) {
             return;
         }
         j.field(name).open('{');
         for (Measure m : measures()) {
+            if (!withHeap && m.name().equals("heap")) {
+                continue;
+            }
             Double v = ratio(m, r, base);
             if (v != null) {
                 j.field(m.key()).number(v);
@@ -453,7 +466,8 @@ public final class Report {
      *         transient Java (left) and to raw RocksDB (right), on log scales
      */
     static String svg(Size size, List<RowResult> rows, Map<String, String> environment) {
-        List<Measure> ms = measures().stream().filter(m -> !m.name().equals("size") && !m.name().equals("open")).toList();
+        List<Measure> ms = measures().stream().filter(m -> !m.name().equals("size") && !m.name().equals("open")
+                && !m.name().equals("heap")).toList();
         RowResult transientRow = find(rows, Row.TRANSIENT);
         RowResult rocks = find(rows, Row.ROCKSDB);
         List<RowResult> shown = rows.stream().filter(RowResult::timed).toList();

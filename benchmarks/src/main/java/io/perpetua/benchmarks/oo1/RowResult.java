@@ -66,6 +66,16 @@ public final class RowResult {
         return b < 0 ? null : b / 1024.0;
     }
 
+    /**
+     * @return the heap the row holds with its whole database loaded, in megabytes (live objects
+     *         after the load less those before it; the Java heap only, so not RocksDB's native
+     *         memory), or null
+     */
+    public Double heapMegabytes() {
+        String v = timed() && load != null ? load.getProperty("heap.bytes") : null;
+        return v == null ? null : Long.parseLong(v) / (1024.0 * 1024.0);
+    }
+
     /** @return the open time of an operation's phase in milliseconds, or null */
     public Double openMillis(Operation op) {
         Properties p = operations.get(op);

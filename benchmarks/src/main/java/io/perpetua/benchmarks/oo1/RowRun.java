@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,8 +19,8 @@ import java.util.stream.Collectors;
 
 /**
  * One phase of one row on one size, in the current JVM: the load (generate, create, make
- * persistent, stabilize, terminate, size on disk), or one operation (open a fresh store, run 1
- * cold, runs 2 to 10 warm, then the hot runs). The driver {@link Oo1} runs each phase in a JVM
+ * persistent, stabilize, heap held, terminate, size on disk), or one operation (open a fresh
+ * store, run 1 cold, runs 2 to 10 warm, then the hot runs). The driver {@link Oo1} runs each phase in a JVM
  * of its own, so that each operation's run 1 is cold: a fresh JVM and a freshly opened store;
  * tests run phases in-process.
  *
@@ -59,8 +60,10 @@ public final class RowRun {
 
     /**
      * The load phase: generates the database, creates the store in {@code directory}, makes
-     * the database persistent and stabilizes it (timed together: the load time), terminates,
-     * and measures the store's size.
+     * the database persistent and stabilizes it (timed together: the load time), measures the
+     * heap the row then holds ({@code heap.bytes}: live objects after the load, less those
+     * before it; every row still refers to its database, so a store's objects are all
+     * resident), terminates, and measures the store's size.
      */
     public static Properties load(Settings s, Path directory) {
         Properties p = new Properties();
@@ -70,11 +73,14 @@ public final class RowRun {
             Oo1Data data = Oo1Data.generate(s.size().parts, s.seed());
             long g1 = System.nanoTime();
             Files.createDirectories(directory);
+            long heapBefore = liveHeapBytes();
             long t0 = System.nanoTime();
             impl.create(directory);
             impl.makeDatabasePersistent(data);
             impl.stabilize();
             long t1 = System.nanoTime();
+            // the generated data is live in both figures, so only what the row keeps counts
+            p.setProperty("heap.bytes", Long.toString(liveHeapBytes() - heapBefore));
             p.setProperty("version", impl.version());
             impl.terminate();
             p.setProperty("generate.nanos", Long.toString(g1 - g0));
@@ -193,6 +199,17 @@ public final class RowRun {
         impl.reverseTraverse(firstTarget, 3);
         Answer reverse = NullProcedure.answer();
         return lookup + ";" + traversal + ";" + reverse;
+    }
+
+    /**
+     * @return the bytes of live objects on the heap: {@code used} right after two collections
+     *         that {@link System#gc()} asks for (with G1 and the other collectors of the JDK, a
+     *         full, compacting collection each unless the JVM was told otherwise)
+     */
+    static long liveHeapBytes() {
+        System.gc();
+        System.gc();
+        return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     }
 
     private static void fail(Properties p, Throwable e) {

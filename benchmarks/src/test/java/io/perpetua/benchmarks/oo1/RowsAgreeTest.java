@@ -67,6 +67,7 @@ class RowsAgreeTest {
         r.load = RowRun.load(settings(row), dir.resolve("store"));
         assertEquals("ok", r.load.getProperty("status"), r.load.getProperty("message"));
         assertTrue(Long.parseLong(r.load.getProperty("size.bytes")) > 0, "store has a size on disk");
+        assertTrue(r.load.getProperty("heap.bytes") != null, "the load measures the heap the row holds");
         for (Operation op : Operation.values()) {
             Properties p = RowRun.operation(settings(row), op, dir.resolve("store"));
             assertEquals("ok", p.getProperty("status"), op + ": " + p.getProperty("message"));
@@ -78,6 +79,24 @@ class RowsAgreeTest {
         assertEquals(3280, r.answers(Operation.TRAVERSAL).get(0).visits());
         assertEquals(Operation.LOOKUP_PARTS, r.answers(Operation.LOOKUP).get(0).visits());
         assertEquals(ref.get(Operation.INSERT).getProperty("verify"), r.operations.get(Operation.INSERT).getProperty("verify"));
+    }
+
+    /**
+     * The heap figure counts the database the row keeps, not the data generated for it: the
+     * tiny database's 2,000 parts and 6,000 connections take at least 40 and 24 bytes each as
+     * plain objects, and far less than the megabytes of a whole JVM.
+     */
+    @Test
+    void theLoadMeasuresTheHeapItsDatabaseTakes(@TempDir Path dir) {
+        Properties load = RowRun.load(settings(Row.TRANSIENT), dir);
+        assertEquals("ok", load.getProperty("status"), load.getProperty("message"));
+        long heap = Long.parseLong(load.getProperty("heap.bytes"));
+        assertTrue(heap > 2_000 * 40 + 6_000 * 24, "heap " + heap);
+        assertTrue(heap < 16 << 20, "heap " + heap);
+        RowResult r = new RowResult(Row.TRANSIENT);
+        r.load = load;
+        String table = Report.tables(Size.TINY, List.of(r), Map.of("hotRuns", "2"));
+        assertTrue(table.contains("heap after load (MB)"), table);
     }
 
     @Test
