@@ -437,11 +437,20 @@ final class ObjectTable {
 
     /**
      * Handles keyed by id or by identity hash: an open-addressing table with linear probing whose
-     * slots hold no references, only each key and the index of its handle in a dense array, in
-     * one {@code long[]} (a slot's key and index share a cache line). Probing and growing never
+     * slots hold no references. A slot is one {@code long}: in its high half a 32-bit hash of
+     * the key (its {@link #fragment}, whose low bits are also the slot's home), in its low half
+     * the index of the handle in a dense array plus one (0: empty). Probing and growing never
      * load a handle they do not return (growing through the handles' ids was 30% of the Java
-     * samples of a fault-in loop). Removal shifts the rest of a run back, so there are no
-     * tombstones; the slots are at most half full.
+     * samples of a fault-in loop): a probe loads a handle only where the fragment matches, to
+     * tell the key apart from another of the same fragment (every key of an identity hash, one
+     * id in four billion), and the caller uses the handle it finds anyway. Removal shifts the
+     * rest of a run back, so there are no tombstones; the slots are at most half full.
+     * <p>
+     * A slot was a key and an index in two {@code long}s, and each handle's key was kept again
+     * in a dense {@code long[]}: 44 to 88 bytes per handle. With OO1 small resident (80,000
+     * handles by id, 40,000 by identity) the table's arrays were 8.7 MB, more than the handles
+     * themselves (8.6 MB) and twice the program's objects (4.4 MB); now 20 to 40 bytes per
+     * handle.
      * <p>
      * Why the handles are not in the slots themselves: under G1, the JVM's default collector, a
      * reference stored into an old array dirties the array's 512-byte card, which a refinement
@@ -452,18 +461,16 @@ final class ObjectTable {
      */
     private static final class Probing {
         /**
-         * Slots to start with: 4,096 (96 KB with the dense arrays). The first commit after an open
-         * attaches a thousand handles or so (an OO1 insert: its objects and arrays), and
+         * Slots to start with: 4,096 (40 KB with the dense array). The first commit after an
+         * open attaches a thousand handles or so (an OO1 insert: its objects and arrays), and
          * doubling up to that from 256 slots was about 6% of its Java samples.
          */
         private static final int INITIAL_SLOTS = 4096;
         private final boolean byIdentity;
-        /** Slot {@code i}: its key at {@code 2i}, and at {@code 2i + 1} its handle's index in {@link #handles} plus one, or 0 if empty. */
-        private long[] slots = new long[2 * INITIAL_SLOTS];
+        /** Slot {@code i}: a key's fragment in the high 32 bits, its handle's index in {@link #handles} plus one in the low 32, or 0 if empty. */
+        private long[] slots = new long[INITIAL_SLOTS];
         /** The handles, in {@code [0, size)}. */
         private Handle[] handles = new Handle[INITIAL_SLOTS / 2];
-        /** Each handle's key, beside {@link #handles}: moving the last handle finds its slot without loading it. */
-        private long[] keys = new long[INITIAL_SLOTS / 2];
         private int size;
 
         Probing(boolean byIdentity) {
@@ -480,35 +487,48 @@ final class ObjectTable {
             return handles[index];
         }
 
-        private long keyOf(Handle h) {
-            return byIdentity ? ((ContainerHandle) h).identityHash : h.id();
+        /** @return a key's 32-bit hash: the high half of its slot, and (its low bits) its home slot */
+        private static int fragment(long key) {
+            return mix(key);
+        }
+
+        private static long slot(int fragment, int index) {
+            return (long) fragment << 32 | (index + 1);
+        }
+
+        private int fragmentOf(Handle h) {
+            return fragment(byIdentity ? ((ContainerHandle) h).identityHash : h.id());
         }
 
         Handle get(long id) {
             long[] s = slots;
-            int mask = (s.length >>> 1) - 1;
-            for (int i = mix(id) & mask; ; i = (i + 1) & mask) {
-                int at = (int) s[2 * i + 1];
-                if (at == 0) {
+            int mask = s.length - 1;
+            int f = fragment(id);
+            for (int i = f & mask; ; i = (i + 1) & mask) {
+                long slot = s[i];
+                if (slot == 0) {
                     return null;
                 }
-                if (s[2 * i] == id) {
-                    return handles[at - 1];
+                if ((int) (slot >>> 32) == f) {
+                    Handle h = handles[(int) slot - 1];
+                    if (h.id() == id) {
+                        return h;
+                    }
                 }
             }
         }
 
         Handle byIdentity(Object o) {
-            int hash = System.identityHashCode(o);
             long[] s = slots;
-            int mask = (s.length >>> 1) - 1;
-            for (int i = mix(hash) & mask; ; i = (i + 1) & mask) {
-                int at = (int) s[2 * i + 1];
-                if (at == 0) {
+            int mask = s.length - 1;
+            int f = fragment(System.identityHashCode(o));
+            for (int i = f & mask; ; i = (i + 1) & mask) {
+                long slot = s[i];
+                if (slot == 0) {
                     return null;
                 }
-                if (s[2 * i] == hash) {
-                    Handle h = handles[at - 1];
+                if ((int) (slot >>> 32) == f) {
+                    Handle h = handles[(int) slot - 1];
                     if (h.refersTo(o)) {
                         return h;
                     }
@@ -519,18 +539,22 @@ final class ObjectTable {
         /** Adds a handle by id, replacing the one of the same id if any. @return the replaced one, or null */
         Handle putById(Handle h) {
             long[] s = slots;
-            int mask = (s.length >>> 1) - 1;
+            int mask = s.length - 1;
             long id = h.id();
-            for (int i = mix(id) & mask; ; i = (i + 1) & mask) {
-                int at = (int) s[2 * i + 1];
-                if (at == 0) {
-                    insert(i, id, h);
+            int f = fragment(id);
+            for (int i = f & mask; ; i = (i + 1) & mask) {
+                long slot = s[i];
+                if (slot == 0) {
+                    insert(i, f, h);
                     return null;
                 }
-                if (s[2 * i] == id) {
-                    Handle o = handles[at - 1];
-                    handles[at - 1] = h;
-                    return o == h ? null : o;
+                if ((int) (slot >>> 32) == f) {
+                    int at = (int) slot - 1;
+                    Handle o = handles[at];
+                    if (o.id() == id) {
+                        handles[at] = h;
+                        return o == h ? null : o;
+                    }
                 }
             }
         }
@@ -538,26 +562,23 @@ final class ObjectTable {
         /** Adds a handle that is not in the table (several may share an identity hash). */
         void add(Handle h) {
             long[] s = slots;
-            int mask = (s.length >>> 1) - 1;
-            long key = keyOf(h);
-            int i = mix(key) & mask;
-            while (s[2 * i + 1] != 0) {
+            int mask = s.length - 1;
+            int f = fragmentOf(h);
+            int i = f & mask;
+            while (s[i] != 0) {
                 i = (i + 1) & mask;
             }
-            insert(i, key, h);
+            insert(i, f, h);
         }
 
-        private void insert(int slot, long key, Handle h) {
+        private void insert(int slot, int fragment, Handle h) {
             if (size == handles.length) {
                 handles = Arrays.copyOf(handles, size * 2);
-                keys = Arrays.copyOf(keys, size * 2);
             }
             handles[size] = h;
-            keys[size] = key;
+            slots[slot] = slot(fragment, size);
             size++;
-            slots[2 * slot] = key;
-            slots[2 * slot + 1] = size;
-            if (size * 4 > slots.length) {
+            if (size * 2 > slots.length) {
                 grow();
             }
         }
@@ -569,10 +590,10 @@ final class ObjectTable {
          */
         boolean remove(Handle h) {
             long[] s = slots;
-            int mask = (s.length >>> 1) - 1;
-            long key = keyOf(h);
-            for (int i = mix(key) & mask; s[2 * i + 1] != 0; i = (i + 1) & mask) {
-                if (s[2 * i] == key && handles[(int) s[2 * i + 1] - 1] == h) {
+            int mask = s.length - 1;
+            int f = fragmentOf(h);
+            for (int i = f & mask; s[i] != 0; i = (i + 1) & mask) {
+                if ((int) (s[i] >>> 32) == f && handles[(int) s[i] - 1] == h) {
                     removeAt(i);
                     return true;
                 }
@@ -582,31 +603,31 @@ final class ObjectTable {
 
         private void removeAt(int hole) {
             long[] s = slots;
-            int mask = (s.length >>> 1) - 1;
-            int index = (int) s[2 * hole + 1] - 1;
-            for (int j = (hole + 1) & mask; s[2 * j + 1] != 0; j = (j + 1) & mask) {
-                int home = mix(s[2 * j]) & mask;
+            int mask = s.length - 1;
+            int index = (int) s[hole] - 1;
+            for (int j = (hole + 1) & mask; s[j] != 0; j = (j + 1) & mask) {
+                int home = (int) (s[j] >>> 32) & mask;
                 // the entry at j moves back to the hole unless its home lies cyclically in (hole, j]
                 boolean stays = hole <= j ? hole < home && home <= j : hole < home || home <= j;
                 if (!stays) {
-                    s[2 * hole] = s[2 * j];
-                    s[2 * hole + 1] = s[2 * j + 1];
+                    s[hole] = s[j];
                     hole = j;
                 }
             }
-            s[2 * hole] = 0;
-            s[2 * hole + 1] = 0;
+            s[hole] = 0;
             int last = --size;
             if (index != last) {
-                // the last handle moves into the freed index; its slot says so
-                handles[index] = handles[last];
-                keys[index] = keys[last];
-                for (int i = mix(keys[last]) & mask; ; i = (i + 1) & mask) {
-                    if (s[2 * i + 1] == last + 1) {
-                        s[2 * i + 1] = index + 1;
+                // the last handle moves into the freed index; its slot says so. It is the
+                // newest handle, so loading it for its key is likely a cache hit.
+                Handle moved = handles[last];
+                handles[index] = moved;
+                int f = fragmentOf(moved);
+                for (int i = f & mask; ; i = (i + 1) & mask) {
+                    if (s[i] == slot(f, last)) {
+                        s[i] = slot(f, index);
                         break;
                     }
-                    if (s[2 * i + 1] == 0) {
+                    if (s[i] == 0) {
                         throw new IllegalStateException("object table: no slot for handle " + last);
                     }
                 }
@@ -616,22 +637,22 @@ final class ObjectTable {
 
         /**
          * Doubles the slots. The old slots are taken in order: a key's slot in the doubled table
-         * is its old home or that plus the old size, so the writes go forward through two regions
-         * of the new array instead of to a random slot each (filled from the dense arrays, in
-         * the handles' order, a table of a million handles took a cache miss per handle).
+         * is its old home or that plus the old size (its fragment has the bit that tells), so
+         * the writes go forward through two regions of the new array instead of to a random
+         * slot each (filled from the dense array, in the handles' order, a table of a million
+         * handles took a cache miss per handle).
          */
         private void grow() {
             long[] old = slots;
             long[] s = new long[old.length * 2];
-            int mask = (s.length >>> 1) - 1;
-            for (int j = 0; j < old.length; j += 2) {
-                if (old[j + 1] != 0) {
-                    int i = mix(old[j]) & mask;
-                    while (s[2 * i + 1] != 0) {
+            int mask = s.length - 1;
+            for (long slot : old) {
+                if (slot != 0) {
+                    int i = (int) (slot >>> 32) & mask;
+                    while (s[i] != 0) {
                         i = (i + 1) & mask;
                     }
-                    s[2 * i] = old[j];
-                    s[2 * i + 1] = old[j + 1];
+                    s[i] = slot;
                 }
             }
             slots = s;

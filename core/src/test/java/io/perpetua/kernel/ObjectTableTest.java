@@ -51,6 +51,47 @@ class ObjectTableTest {
         checkAll(random);
     }
 
+    /**
+     * Ids whose slots carry the same 32-bit hash (the table tells them apart by the handle's
+     * own id), here a run of them: ids {@code k * inverse} for the multiplier of
+     * {@link ObjectTable#mix}, whose products differ by {@code k} in their low bits only.
+     */
+    @Test
+    void tellsApartIdsOfTheSameHash() {
+        long inverse = inverse(0x9E3779B97F4A7C15L);
+        long base = 1L << 40;
+        List<Long> ids = new ArrayList<>();
+        for (int k = 0; k < 12; k++) {
+            long id = base + k * inverse;
+            assertEquals(ObjectTable.mix(base), ObjectTable.mix(id), "same hash for id " + id);
+            ids.add(id);
+            put(id, k % 3 == 0);
+        }
+        SplittableRandom random = new SplittableRandom(3);
+        checkAll(random);
+        for (int k = 0; k < 12; k += 2) {
+            Handle h = byId.remove(ids.get(k));
+            table.remove(h);
+            if (h instanceof ContainerHandle c) {
+                byContainer.remove(c.get());
+            }
+            checkAll(random);
+        }
+        put(ids.get(4), false);
+        put(ids.get(1), false); // replaces, as for an id whose object was collected
+        checkAll(random);
+    }
+
+    /** @return the inverse of an odd number modulo 2^64 (Newton's iteration) */
+    private static long inverse(long odd) {
+        long x = odd;
+        for (int i = 0; i < 6; i++) {
+            x *= 2 - odd * x;
+        }
+        assertEquals(1L, odd * x);
+        return x;
+    }
+
     private long randomId(SplittableRandom random) {
         long home = 1 + random.nextLong(random.nextBoolean() ? 64 : 1L << 30);
         return random.nextInt(4) == 0 ? Satellites.id(home, 1 + random.nextInt(Satellites.MAX)) : home;
