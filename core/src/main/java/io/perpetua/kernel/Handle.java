@@ -20,16 +20,49 @@ class Handle extends ObjectHandle {
      * object, so it costs no memory.
      */
     int satellites;
-    /** The array fields not decoded yet, or null: see {@link LazyFields}. Guarded by the kernel's lock. */
-    LazyFields lazy;
     /**
-     * The containers embedded in this object's record, as far as this JVM decoded or committed
-     * them, or null: so that a commit that writes the object without one of them (the program
-     * replaced the array, as an OO1 part does when it grows its incoming connections) can drop
-     * its handle. Nothing stored holds it then, and left in the table it would be compared at
-     * every commit until the collector took it. Guarded by the kernel's lock.
+     * What the handle keeps besides its id, in one field: null, the array fields not decoded
+     * yet ({@link LazyFields}), the containers embedded in the object's record (a
+     * {@code ContainerHandle[]}), or both ({@link LazyAndEmbeds}, while some of its array
+     * fields are decoded and others not). Two fields made a handle 56 bytes, one makes it 48
+     * (and a {@link ContainerHandle}, which has neither, 96 instead of 104): every resident
+     * object and container has a handle. Guarded by the kernel's lock.
      */
-    ContainerHandle[] embeds;
+    private Object extra;
+
+    /** A handle's {@link #extra} when it has both. */
+    private record LazyAndEmbeds(LazyFields lazy, ContainerHandle[] embeds) {
+    }
+
+    /** @return the array fields not decoded yet, or null: see {@link LazyFields} */
+    final LazyFields lazy() {
+        Object x = extra;
+        return x instanceof LazyFields l ? l : x instanceof LazyAndEmbeds both ? both.lazy() : null;
+    }
+
+    /**
+     * @return the containers embedded in this object's record, as far as this JVM decoded or
+     *         committed them, or null: so that a commit that writes the object without one of
+     *         them (the program replaced the array, as an OO1 part does when it grows its
+     *         incoming connections) can drop its handle. Nothing stored holds it then, and left
+     *         in the table it would be compared at every commit until the collector took it.
+     */
+    final ContainerHandle[] embeds() {
+        Object x = extra;
+        return x instanceof ContainerHandle[] e ? e : x instanceof LazyAndEmbeds both ? both.embeds() : null;
+    }
+
+    final void lazy(LazyFields lazy) {
+        extra = extra(lazy, embeds());
+    }
+
+    final void embeds(ContainerHandle[] embeds) {
+        extra = extra(lazy(), embeds);
+    }
+
+    private static Object extra(LazyFields lazy, ContainerHandle[] embeds) {
+        return lazy == null ? embeds : embeds == null ? lazy : new LazyAndEmbeds(lazy, embeds);
+    }
 
     Handle(Kernel kernel, Object referent, long id, ReferenceQueue<Object> queue) {
         super(referent, id, queue);
@@ -38,7 +71,7 @@ class Handle extends ObjectHandle {
 
     /** Notes a container read from this object's record; forgets those collected since. */
     void embed(ContainerHandle c) {
-        ContainerHandle[] old = embeds;
+        ContainerHandle[] old = embeds();
         int n = 0;
         ContainerHandle[] kept = new ContainerHandle[old == null ? 1 : old.length + 1];
         if (old != null) {
@@ -52,12 +85,12 @@ class Handle extends ObjectHandle {
             }
         }
         kept[n++] = c;
-        embeds = n == kept.length ? kept : Arrays.copyOf(kept, n);
+        embeds(n == kept.length ? kept : Arrays.copyOf(kept, n));
     }
 
     /** Forgets a container noted by {@link #embed}: a read that failed let it go. */
     void unembed(ContainerHandle c) {
-        ContainerHandle[] old = embeds;
+        ContainerHandle[] old = embeds();
         if (old == null) {
             return;
         }
@@ -66,7 +99,7 @@ class Handle extends ObjectHandle {
                 ContainerHandle[] kept = new ContainerHandle[old.length - 1];
                 System.arraycopy(old, 0, kept, 0, i);
                 System.arraycopy(old, i + 1, kept, i, old.length - i - 1);
-                embeds = kept.length == 0 ? null : kept;
+                embeds(kept.length == 0 ? null : kept);
                 return;
             }
         }

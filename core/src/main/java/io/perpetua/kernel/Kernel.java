@@ -435,7 +435,7 @@ public final class Kernel implements PersistentStore {
                     // first, since a rewritten getter takes a value that is not the default as
                     // proof that the object is filled
                     p.$perpetua$read(DEFAULTS);
-                    h.lazy = null;
+                    h.lazy(null);
                     p.$perpetua$state(ObjectState.HOLLOW);
                 }
             } else if (((ContainerHandle) h).snapshot == null) {
@@ -770,7 +770,7 @@ public final class Kernel implements PersistentStore {
         if (p.$perpetua$state() == ObjectState.HOLLOW) {
             fault(p, id);
         }
-        if (h.lazy != null) {
+        if (h.lazy() != null) {
             decodeLazyFields(h, p, -1);
         }
         if (h.satellites > 0 && recentHomes.get(id) != null) {
@@ -1042,12 +1042,12 @@ public final class Kernel implements PersistentStore {
 
     /** Decodes a lazy array field: the slow path of the getter that found its marker. */
     synchronized void materialize(Handle h, Persistent p, Object marker) {
-        if (h.lazy == null) {
+        if (h.lazy() == null) {
             return; // decoded by another thread while this one waited
         }
         checkOpen();
         int k = classes.info(p.getClass()).lazyOrdinal(marker);
-        if (k >= 0 && h.lazy.at[k] != 0) {
+        if (k >= 0 && h.lazy().at[k] != 0) {
             int depth = decodeDepth;
             try {
                 decodeLazyFields(h, p, k);
@@ -1067,7 +1067,7 @@ public final class Kernel implements PersistentStore {
      *             still lazy
      */
     private void decodeLazyFields(Handle h, Persistent p, int only) {
-        LazyFields lazy = h.lazy;
+        LazyFields lazy = h.lazy();
         long id = h.id();
         checkReadDepth(id);
         ClassInfo info = classes.info(p.getClass());
@@ -1113,7 +1113,7 @@ public final class Kernel implements PersistentStore {
             lazy.at[k] = 0; // only now: a failed decode leaves the markers to be decoded again
         }
         if (lazy.done()) {
-            h.lazy = null;
+            h.lazy(null);
         }
         VarHandle.releaseFence(); // the fields are written before another thread can see them
     }
@@ -1176,7 +1176,7 @@ public final class Kernel implements PersistentStore {
                 fillDeferred(); // the containers its fields show are complete before it is
             }
             int[] lazyAt = decoder.lazyFields();
-            h.lazy = lazyAt != null ? new LazyFields(record, to, lazyAt) : null;
+            h.lazy(lazyAt != null ? new LazyFields(record, to, lazyAt) : null);
             boolean hasSatellites = !in.atEnd() && from == 0 && to == record.length;
             if (!in.atEnd() && !hasSatellites) {
                 throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the last field");
@@ -1224,7 +1224,7 @@ public final class Kernel implements PersistentStore {
                 p.$perpetua$state(ObjectState.HOLLOW);
                 VarHandle.releaseFence(); // hollow before its fields show defaults, which send a getter to load it
                 p.$perpetua$read(DEFAULTS);
-                h.lazy = null;
+                h.lazy(null);
             }
         }
     }
@@ -1835,9 +1835,9 @@ public final class Kernel implements PersistentStore {
                 writing = id;
                 writingHome = ph;
                 takenCount = 0;
-                byte[] record = encoder.object(p, info, path, ph.lazy, id); // copies the arrays never decoded
+                byte[] record = encoder.object(p, info, path, ph.lazy(), id); // copies the arrays never decoded
                 writingHome = null;
-                if (ph.embeds != null || !embedding.isEmpty()) {
+                if (ph.embeds() != null || !embedding.isEmpty()) {
                     embedOwners.add(ph);
                     embedLists.add(embedding.toArray(new ContainerHandle[0]));
                     embedding.clear();
@@ -2029,7 +2029,7 @@ public final class Kernel implements PersistentStore {
             for (int k = 1; k <= satellites.length; k++) {
                 if (table.object(Satellites.id(home.id(), k)) instanceof Persistent s
                         && s.$perpetua$state() != ObjectState.HOLLOW && s.$perpetua$state() != ObjectState.TRANSIENT
-                        && s.$perpetua$handle() instanceof Handle h && h.lazy == null) {
+                        && s.$perpetua$handle() instanceof Handle h && h.lazy() == null) {
                     satellites[k - 1] = s;
                 } else {
                     return null;
@@ -2093,7 +2093,7 @@ public final class Kernel implements PersistentStore {
             Object o = Kernel.this.object(ownerId); // resident, or read back now
             if (o instanceof Persistent p) {
                 Handle oh = (Handle) p.$perpetua$handle();
-                if (oh.lazy != null) {
+                if (oh.lazy() != null) {
                     // Read back after it was collected, the owner holds its array fields'
                     // markers, and its encoding would copy their stored bytes: decoded, each
                     // field takes the resident container, the one that changed.
@@ -2115,7 +2115,7 @@ public final class Kernel implements PersistentStore {
          * later is new then.
          */
         private void dropReplaced(Handle owner, ContainerHandle[] now) {
-            ContainerHandle[] before = owner.embeds;
+            ContainerHandle[] before = owner.embeds();
             if (before != null) {
                 for (ContainerHandle c : before) {
                     if (!holds(now, c) && c.embedded && c.ownerId == owner.id()) { // holds loads no handle
@@ -2123,7 +2123,7 @@ public final class Kernel implements PersistentStore {
                     }
                 }
             }
-            owner.embeds = now.length == 0 ? null : now;
+            owner.embeds(now.length == 0 ? null : now);
         }
 
         private static boolean holds(ContainerHandle[] handles, ContainerHandle h) {

@@ -17,7 +17,7 @@ import java.util.Map;
  * <p>A container embedded in its owner's record is found by identity only, not by id: no record
  * refers to it by id (a second referrer gives it a record of its own, {@link #indexById}), and a
  * read that meets it again does so inside its owner's record, so its owner's handle lists it
- * ({@link Handle#embeds}), or, if the owner was collected while the container was kept,
+ * ({@link Handle#embeds()}), or, if the owner was collected while the container was kept,
  * {@link #orphans} does. An OO1 insert makes about 460 embedded arrays and drops about 260 (each
  * grown array of incoming connections replaces one); keeping them out of the id index took about
  * a tenth off the CPU time of its commit.
@@ -144,7 +144,7 @@ final class ObjectTable {
      *         handle again, or it is found by id from now on.
      */
     ContainerHandle embedded(Handle owner, long id) {
-        ContainerHandle[] listed = owner.embeds;
+        ContainerHandle[] listed = owner.embeds();
         if (listed != null) {
             for (ContainerHandle c : listed) {
                 if (c.id() == id && !c.refersTo(null)) {
@@ -173,7 +173,7 @@ final class ObjectTable {
      * those are nearly always collected with it.
      */
     private void orphan(Handle owner) {
-        ContainerHandle[] listed = owner.embeds;
+        ContainerHandle[] listed = owner.embeds();
         if (listed == null) {
             return;
         }
