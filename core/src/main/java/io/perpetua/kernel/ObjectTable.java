@@ -438,8 +438,8 @@ final class ObjectTable {
     /**
      * Handles keyed by id or by identity hash: an open-addressing table with linear probing whose
      * slots hold no references. A slot is one {@code long}: in its high half a 32-bit hash of
-     * the key (its {@link #fragment}, whose low bits are also the slot's home), in its low half
-     * the index of the handle in a dense array plus one (0: empty). Probing and growing never
+     * the key (its fragment, {@link #mix}, whose low bits are also the slot's home), in its low
+     * half the index of the handle in a dense array plus one (0: empty). Probing and growing never
      * load a handle they do not return (growing through the handles' ids was 30% of the Java
      * samples of a fault-in loop): a probe loads a handle only where the fragment matches, to
      * tell the key apart from another of the same fragment (every key of an identity hash, one
@@ -467,7 +467,10 @@ final class ObjectTable {
          */
         private static final int INITIAL_SLOTS = 4096;
         private final boolean byIdentity;
-        /** Slot {@code i}: a key's fragment in the high 32 bits, its handle's index in {@link #handles} plus one in the low 32, or 0 if empty. */
+        /**
+         * Slot {@code i}: a key's fragment in the high 32 bits, its handle's index in
+         * {@link #handles} plus one in the low 32, or 0 if empty.
+         */
         private long[] slots = new long[INITIAL_SLOTS];
         /** The handles, in {@code [0, size)}. */
         private Handle[] handles = new Handle[INITIAL_SLOTS / 2];
@@ -487,23 +490,18 @@ final class ObjectTable {
             return handles[index];
         }
 
-        /** @return a key's 32-bit hash: the high half of its slot, and (its low bits) its home slot */
-        private static int fragment(long key) {
-            return mix(key);
-        }
-
         private static long slot(int fragment, int index) {
             return (long) fragment << 32 | (index + 1);
         }
 
         private int fragmentOf(Handle h) {
-            return fragment(byIdentity ? ((ContainerHandle) h).identityHash : h.id());
+            return mix(byIdentity ? ((ContainerHandle) h).identityHash : h.id());
         }
 
         Handle get(long id) {
             long[] s = slots;
             int mask = s.length - 1;
-            int f = fragment(id);
+            int f = mix(id);
             for (int i = f & mask; ; i = (i + 1) & mask) {
                 long slot = s[i];
                 if (slot == 0) {
@@ -521,7 +519,7 @@ final class ObjectTable {
         Handle byIdentity(Object o) {
             long[] s = slots;
             int mask = s.length - 1;
-            int f = fragment(System.identityHashCode(o));
+            int f = mix(System.identityHashCode(o));
             for (int i = f & mask; ; i = (i + 1) & mask) {
                 long slot = s[i];
                 if (slot == 0) {
@@ -541,7 +539,7 @@ final class ObjectTable {
             long[] s = slots;
             int mask = s.length - 1;
             long id = h.id();
-            int f = fragment(id);
+            int f = mix(id);
             for (int i = f & mask; ; i = (i + 1) & mask) {
                 long slot = s[i];
                 if (slot == 0) {

@@ -20,9 +20,9 @@ import java.util.stream.Collectors;
 /**
  * One phase of one row on one size, in the current JVM: the load (generate, create, make
  * persistent, stabilize, heap held, terminate, size on disk), or one operation (open a fresh
- * store, run 1 cold, runs 2 to 10 warm, then the hot runs). The driver {@link Oo1} runs each phase in a JVM
- * of its own, so that each operation's run 1 is cold: a fresh JVM and a freshly opened store;
- * tests run phases in-process.
+ * store, run 1 cold, runs 2 to 10 warm, then the hot runs). The driver {@link Oo1} runs each
+ * phase in a JVM of its own, so that each operation's run 1 is cold: a fresh JVM and a freshly
+ * opened store; tests run phases in-process.
  *
  * <p>The result is a {@link Properties}: {@code status} ({@code ok}, {@code skipped},
  * {@code failed}), {@code message}, {@code version}, and per phase the figures (nanoseconds) and
