@@ -1042,12 +1042,13 @@ public final class Kernel implements PersistentStore {
 
     /** Decodes a lazy array field: the slow path of the getter that found its marker. */
     synchronized void materialize(Handle h, Persistent p, Object marker) {
-        if (h.lazy() == null) {
+        LazyFields lazy = h.lazy();
+        if (lazy == null) {
             return; // decoded by another thread while this one waited
         }
         checkOpen();
         int k = classes.info(p.getClass()).lazyOrdinal(marker);
-        if (k >= 0 && h.lazy().at[k] != 0) {
+        if (k >= 0 && lazy.at[k] != 0) {
             int depth = decodeDepth;
             try {
                 decodeLazyFields(h, p, k);
