@@ -1893,8 +1893,11 @@ public final class Kernel implements PersistentStore {
             if (Constants.of(object) != null) {
                 return CONSTANT; // stored by reference, never given an id
             }
-            PathNode path = parent.child(field, index);
-            ClassInfo info = checkStorable(object.getClass(), path);
+            // the path only for an error or for an object enqueued: not for a satellite
+            ClassInfo info = classes.infoIfKnown(object.getClass());
+            if (info == null || info.factory == null) {
+                info = checkStorable(object.getClass(), parent.child(field, index));
+            }
             Handle home = writingHome;
             if (field == null && home != null && info.leaf && home.satellites < Satellites.MAX) {
                 // an element of a container embedded in the home's record: stored in that record
@@ -1909,7 +1912,7 @@ public final class Kernel implements PersistentStore {
             }
             Handle h = attach(object, newId(), ObjectState.NEW);
             assigned.add(h);
-            enqueue(object, path);
+            enqueue(object, parent.child(field, index));
             return h.id();
         }
 

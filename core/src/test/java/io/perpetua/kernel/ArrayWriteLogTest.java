@@ -154,4 +154,37 @@ class ArrayWriteLogTest {
         }
         assertStored(uri, 1, 20, 3);
     }
+
+    /**
+     * A commit that rewrites an array's owner (its record holds the array) but not the array,
+     * then one that writes both: an abort after each puts back what that commit wrote.
+     */
+    @Test
+    void anAbortRestoresWhatTheLastCommitWroteWhetherOrNotTheArrayChanged() {
+        String uri = stored();
+        try (PersistentStore store = TestStores.open(uri)) {
+            int[] a = array(store);
+            Node n = store.fetch("n", Node.class);
+            store.inTransaction(() -> n.value(7)); // the owner's record, with the array, is written again
+            store.beginTransaction();
+            ArrayWrites.iastore(a, 0, 10);
+            store.abortTransaction();
+            assertArrayEquals(new int[] {1, 2, 3}, a);
+
+            store.inTransaction(() -> {
+                ArrayWrites.iastore(a, 0, 10);
+                n.value(8);
+            });
+            store.beginTransaction();
+            ArrayWrites.iastore(a, 1, 20);
+            store.abortTransaction();
+            assertArrayEquals(new int[] {10, 2, 3}, a);
+
+            store.inTransaction(() -> ArrayWrites.iastore(a, 2, 30));
+        }
+        assertStored(uri, 10, 2, 30);
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertEquals(8, store.fetch("n", Node.class).value());
+        }
+    }
 }
