@@ -42,13 +42,16 @@ final class SerializedBatch implements AutoCloseable {
     /** The native batch {@link #toWriteBatch} returned, else null. */
     private WriteBatch made;
 
+    /** The largest {@link #limit}: an array's largest size, less room for the bytes a record adds to its key and value. */
+    private static final long MAX_LIMIT = Integer.MAX_VALUE - 64;
+
     /**
      * @param capacity the expected size in bytes (the records' keys and values), grown as needed
-     * @param limit the size in bytes past which records are put one native call each; below
-     *              {@link Integer#MAX_VALUE} less a record's overhead
+     * @param limit the size in bytes past which records are put one native call each; at most
+     *              {@link #MAX_LIMIT} is used
      */
     SerializedBatch(int capacity, long limit) {
-        this.limit = limit;
+        this.limit = Math.min(limit, MAX_LIMIT);
         buf = new byte[HEADER + (int) Math.min(Math.max(capacity, 64), limit)];
     }
 
