@@ -126,6 +126,8 @@ final class RocksDbBackend implements Backend {
      * them, and at most this many ids are skipped when the process dies.
      */
     private static final long MAX_ID_CHUNK = 1L << 20;
+    /** The size of a commit's records past which they are put into its batch one native call each (see {@link SerializedBatch}). */
+    private static final long SERIALIZED_BATCH_LIMIT = 1L << 30;
 
     private final Path directory;
     private final String location;
@@ -136,8 +138,6 @@ final class RocksDbBackend implements Backend {
     private final ColumnFamilyHandle records;
     private final ColumnFamilyHandle names;
     private final ColumnFamilyHandle classes;
-    /** The size of a commit's records past which they are put into its batch one native call each (see {@link SerializedBatch}). */
-    private static final long SERIALIZED_BATCH_LIMIT = 1L << 30;
     /** The column families' ids, as a {@link SerializedBatch} names them. */
     private final int metaId;
     private final int recordsId;
