@@ -905,12 +905,7 @@ final class RocksDbBackend implements Backend {
         boolean[] nameExists = existing(names, nameKeys);
 
         long objects = objectCount;
-        long size = 0;
-        for (int i = 0; i < writes.putCount(); i++) {
-            size += writes.putRecord(i).length + 16;
-        }
-        try (SerializedBatch batch = new SerializedBatch((int) Math.min(size + 256, SERIALIZED_BATCH_LIMIT),
-                SERIALIZED_BATCH_LIMIT)) {
+        try (SerializedBatch batch = new SerializedBatch(SERIALIZED_BATCH_LIMIT)) {
             int k = 0;
             for (int i = 0; i < writes.putCount(); i++) {
                 countOperation();

@@ -10,8 +10,9 @@ import java.util.Arrays;
  * A commit's puts and deletes laid out in RocksDB's own write-batch format, handed to RocksDB
  * in one call ({@link #toWriteBatch}). {@link WriteBatch#put} is a JNI call per record, each
  * copying its key and value across: about 0.43 us a record, 0.12 ms of an OO1 insert's 270
- * records (a fifth of raw RocksDB's whole unsynced commit). One copy of the laid-out bytes
- * costs a few microseconds. Not thread-safe: one per commit.
+ * records (a fifth of raw RocksDB's whole unsynced commit). Here a put only notes its key and
+ * value; {@link #toWriteBatch} lays them all out in one array of the exact size, which RocksDB
+ * copies once. Not thread-safe: one per commit.
  *
  * <p>The format (RocksDB {@code db/write_batch.cc}, stable since LevelDB): a 12-byte header,
  * the sequence number as a little-endian fixed64 (0 until written) and the record count as a
@@ -19,8 +20,8 @@ import java.util.Arrays;
  * as a varint32, the key and for a put the value, each as a varint32 length and its bytes.
  * {@code SerializedBatchTest} compares the bytes with those {@link WriteBatch#put} lays out.
  *
- * <p>A Java array holds at most 2 GiB: past {@link #limit} bytes, the records laid out so far
- * become a native batch and the rest are put into it one call each.
+ * <p>A Java array holds at most 2 GiB: past {@link #limit} bytes, the records noted so far are
+ * laid out as a native batch and the rest are put into it one call each.
  *
  * <p>The native batch it makes is its own: {@link #close} closes it.
  */
@@ -31,60 +32,86 @@ final class SerializedBatch implements AutoCloseable {
     private static final byte COLUMN_FAMILY_DELETION = 0x4;
     private static final byte COLUMN_FAMILY_VALUE = 0x5;
     private static final int HEADER = 12;
+    /** The largest {@link #limit}: an array's largest size, less room for the bytes a record adds to its key and value. */
+    private static final long MAX_LIMIT = Integer.MAX_VALUE - 64;
 
     /** The size in bytes past which records go to {@link #spill}. */
     private final long limit;
-    private byte[] buf;
-    private int len = HEADER;
+    /** The records noted, {@code [0, count)}: column family id, key, and value (null for a delete). */
+    private int[] families = new int[64];
+    private byte[][] keys = new byte[64][];
+    private byte[][] values = new byte[64][];
     private int count;
+    /** The size of the laid-out batch of the records noted. */
+    private long size = HEADER;
     /** The native batch the records go to once they pass {@link #limit}, else null. */
     private WriteBatch spill;
     /** The native batch {@link #toWriteBatch} returned, else null. */
     private WriteBatch made;
 
-    /** The largest {@link #limit}: an array's largest size, less room for the bytes a record adds to its key and value. */
-    private static final long MAX_LIMIT = Integer.MAX_VALUE - 64;
-
     /**
-     * @param capacity the expected size in bytes (the records' keys and values), grown as needed
      * @param limit the size in bytes past which records are put one native call each; at most
      *              {@link #MAX_LIMIT} is used
      */
-    SerializedBatch(int capacity, long limit) {
+    SerializedBatch(long limit) {
         this.limit = Math.min(limit, MAX_LIMIT);
-        buf = new byte[HEADER + (int) Math.min(Math.max(capacity, 64), limit)];
     }
 
     /**
+     * Notes a put. The arrays are the caller's, read when the batch is laid out: not changed until then.
+     *
      * @param cf the column family
      * @param cfId its id ({@link ColumnFamilyHandle#getID}, a native call, so cached by the caller)
      */
     void put(ColumnFamilyHandle cf, int cfId, byte[] key, byte[] value) throws RocksDBException {
-        long size = 1 + 5 + 5 + (long) key.length + 5 + value.length;
-        if (spilled(size)) {
+        long more = recordSize(cfId, key.length) + varIntSize(value.length) + value.length;
+        if (spilled(more)) {
             spill.put(cf, key, value);
-            return;
+        } else {
+            note(cfId, key, value, more);
         }
-        ensure((int) size);
-        record(cfId, VALUE, COLUMN_FAMILY_VALUE);
-        bytes(key);
-        bytes(value);
     }
 
+    /** Notes a delete, as {@link #put} notes a put. */
     void delete(ColumnFamilyHandle cf, int cfId, byte[] key) throws RocksDBException {
-        long size = 1 + 5 + 5 + (long) key.length;
-        if (spilled(size)) {
+        long more = recordSize(cfId, key.length);
+        if (spilled(more)) {
             spill.delete(cf, key);
-            return;
+        } else {
+            note(cfId, key, null, more);
         }
-        ensure((int) size);
-        record(cfId, DELETION, COLUMN_FAMILY_DELETION);
-        bytes(key);
     }
 
-    /** @return true if a record of {@code size} bytes goes to {@link #spill}, made now if it must be */
-    private boolean spilled(long size) {
-        if (spill == null && len + size > limit) {
+    /** @return the bytes of a record's type, column family and key */
+    private static long recordSize(int cfId, int keyLength) {
+        return 1 + (cfId == 0 ? 0 : varIntSize(cfId)) + varIntSize(keyLength) + (long) keyLength;
+    }
+
+    private static int varIntSize(int v) {
+        int n = 1;
+        while ((v & ~0x7F) != 0) {
+            v >>>= 7;
+            n++;
+        }
+        return n;
+    }
+
+    private void note(int cfId, byte[] key, byte[] value, long more) {
+        if (count == keys.length) {
+            families = Arrays.copyOf(families, count * 2);
+            keys = Arrays.copyOf(keys, count * 2);
+            values = Arrays.copyOf(values, count * 2);
+        }
+        families[count] = cfId;
+        keys[count] = key;
+        values[count] = value;
+        count++;
+        size += more;
+    }
+
+    /** @return true if a record of {@code more} bytes goes to {@link #spill}, made now if it must be */
+    private boolean spilled(long more) {
+        if (spill == null && size + more > limit) {
             spill = laidOut();
         }
         return spill != null;
@@ -111,42 +138,47 @@ final class SerializedBatch implements AutoCloseable {
         }
     }
 
+    /** Lays out the records noted, in one array of the exact size (RocksDB takes its length as the batch's). */
     private WriteBatch laidOut() {
-        int n = count;
-        buf[8] = (byte) n;
-        buf[9] = (byte) (n >>> 8);
-        buf[10] = (byte) (n >>> 16);
-        buf[11] = (byte) (n >>> 24);
-        return new WriteBatch(len == buf.length ? buf : Arrays.copyOf(buf, len));
-    }
-
-    private void record(int columnFamily, byte defaultType, byte columnFamilyType) {
-        if (columnFamily == 0) {
-            buf[len++] = defaultType;
-        } else {
-            buf[len++] = columnFamilyType;
-            varInt(columnFamily);
+        byte[] buf = new byte[(int) size];
+        buf[8] = (byte) count;
+        buf[9] = (byte) (count >>> 8);
+        buf[10] = (byte) (count >>> 16);
+        buf[11] = (byte) (count >>> 24);
+        int at = HEADER;
+        for (int i = 0; i < count; i++) {
+            boolean put = values[i] != null;
+            if (families[i] == 0) {
+                buf[at++] = put ? VALUE : DELETION;
+            } else {
+                buf[at++] = put ? COLUMN_FAMILY_VALUE : COLUMN_FAMILY_DELETION;
+                at = varInt(buf, at, families[i]);
+            }
+            at = bytes(buf, at, keys[i]);
+            if (put) {
+                at = bytes(buf, at, values[i]);
+            }
+            keys[i] = null; // laid out: no longer held
+            values[i] = null;
         }
-        count++;
+        if (at != buf.length) {
+            throw new IllegalStateException("laid out " + at + " bytes of " + buf.length);
+        }
+        return new WriteBatch(buf);
     }
 
-    private void bytes(byte[] b) {
-        varInt(b.length);
-        System.arraycopy(b, 0, buf, len, b.length);
-        len += b.length;
+    private static int bytes(byte[] buf, int at, byte[] b) {
+        at = varInt(buf, at, b.length);
+        System.arraycopy(b, 0, buf, at, b.length);
+        return at + b.length;
     }
 
-    private void varInt(int v) {
+    private static int varInt(byte[] buf, int at, int v) {
         while ((v & ~0x7F) != 0) {
-            buf[len++] = (byte) (v & 0x7F | 0x80);
+            buf[at++] = (byte) (v & 0x7F | 0x80);
             v >>>= 7;
         }
-        buf[len++] = (byte) v;
-    }
-
-    private void ensure(int more) {
-        if (len + more > buf.length) {
-            buf = Arrays.copyOf(buf, (int) Math.min(Math.max(2L * buf.length, len + more), limit));
-        }
+        buf[at++] = (byte) v;
+        return at;
     }
 }

@@ -44,8 +44,8 @@ class SerializedBatchTest {
     private void sameAsRocksDbs(long limit) throws RocksDBException {
         try (Db db = new Db(dir)) {
             Random random = new Random(7);
-            // grows many times
-            try (SerializedBatch ours = new SerializedBatch(16, limit); WriteBatch theirs = new WriteBatch()) {
+            // the notes grow several times
+            try (SerializedBatch ours = new SerializedBatch(limit); WriteBatch theirs = new WriteBatch()) {
                 for (int i = 0; i < 500; i++) {
                     ColumnFamilyHandle cf = db.handles.get(i % db.handles.size());
                     // lengths across the varint's one-, two- and three-byte forms, empty values too
@@ -75,7 +75,7 @@ class SerializedBatchTest {
             ColumnFamilyHandle main = db.handles.get(0);
             ColumnFamilyHandle other = db.handles.get(2);
             db.db.put(other, b, a);
-            try (SerializedBatch batch = new SerializedBatch(0, Long.MAX_VALUE)) {
+            try (SerializedBatch batch = new SerializedBatch(Long.MAX_VALUE)) {
                 batch.put(main, main.getID(), a, b);
                 batch.put(other, other.getID(), a, new byte[0]);
                 batch.delete(other, other.getID(), b);
