@@ -612,8 +612,14 @@ public final class Kernel implements PersistentStore {
 
     /** As {@link #checkStorable(Class, String)}, rendering the path only for an error. */
     private ClassInfo checkStorable(Class<?> type, PathNode path) {
+        ClassInfo info = storableIfKnown(type);
+        return info != null ? info : checkStorable(type, path.render());
+    }
+
+    /** @return what the kernel knows of a rewritten class it has met, else null (then checkStorable says why) */
+    private ClassInfo storableIfKnown(Class<?> type) {
         ClassInfo info = classes.infoIfKnown(type);
-        return info != null && info.factory != null ? info : checkStorable(type, path.render());
+        return info != null && info.factory != null ? info : null;
     }
 
     private ClassInfo checkStorable(Class<?> type, String path) {
@@ -1893,10 +1899,10 @@ public final class Kernel implements PersistentStore {
             if (Constants.of(object) != null) {
                 return CONSTANT; // stored by reference, never given an id
             }
-            // the path only for an error or for an object enqueued: not for a satellite
-            ClassInfo info = classes.infoIfKnown(object.getClass());
-            if (info == null || info.factory == null) {
-                info = checkStorable(object.getClass(), parent.child(field, index));
+            // the step's path only for an error or for an object enqueued: not for each new satellite
+            ClassInfo info = storableIfKnown(object.getClass());
+            if (info == null) {
+                info = checkStorable(object.getClass(), parent.child(field, index)); // says why
             }
             Handle home = writingHome;
             if (field == null && home != null && info.leaf && home.satellites < Satellites.MAX) {

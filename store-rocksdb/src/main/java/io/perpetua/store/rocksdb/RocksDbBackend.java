@@ -138,11 +138,6 @@ final class RocksDbBackend implements Backend {
     private final ColumnFamilyHandle records;
     private final ColumnFamilyHandle names;
     private final ColumnFamilyHandle classes;
-    /** The column families' ids, as a {@link SerializedBatch} names them. */
-    private final int metaId;
-    private final int recordsId;
-    private final int namesId;
-    private final int classesId;
     private final WriteOptions commitOptions;
     private final WriteOptions syncOptions;
     /** Not synced: see {@link #allocateIds}. */
@@ -189,10 +184,6 @@ final class RocksDbBackend implements Backend {
         this.records = handles.get(1);
         this.names = handles.get(2);
         this.classes = handles.get(3);
-        this.metaId = meta.getID();
-        this.recordsId = records.getID();
-        this.namesId = names.getID();
-        this.classesId = classes.getID();
         this.commitOptions = commitOptions;
         this.syncOptions = syncOptions;
         this.reservationOptions = reservationOptions;
@@ -912,14 +903,14 @@ final class RocksDbBackend implements Backend {
                 if (!recordExists[k]) {
                     objects++;
                 }
-                batch.put(records, recordsId, recordKeys.get(k++), writes.putRecord(i));
+                batch.put(records, recordKeys.get(k++), writes.putRecord(i));
             }
             for (int d = 0; d < writes.deletes().size(); d++) {
                 countOperation();
                 if (recordExists[k]) {
                     objects--;
                 }
-                batch.delete(records, recordsId, recordKeys.get(k++));
+                batch.delete(records, recordKeys.get(k++));
             }
             long boundNames = nameCount;
             k = 0;
@@ -928,25 +919,25 @@ final class RocksDbBackend implements Backend {
                 if (!nameExists[k]) {
                     boundNames++;
                 }
-                batch.put(names, namesId, nameKeys.get(k++), encodeLong(id));
+                batch.put(names, nameKeys.get(k++), encodeLong(id));
             }
             for (int u = 0; u < writes.unbinds().size(); u++) {
                 countOperation();
                 if (nameExists[k]) {
                     boundNames--;
                 }
-                batch.delete(names, namesId, nameKeys.get(k++));
+                batch.delete(names, nameKeys.get(k++));
             }
             for (Map.Entry<Integer, byte[]> descriptor : writes.classDescriptors().entrySet()) {
                 countOperation();
-                batch.put(classes, classesId, ByteBuffer.allocate(Integer.BYTES).putInt(descriptor.getKey()).array(),
+                batch.put(classes, ByteBuffer.allocate(Integer.BYTES).putInt(descriptor.getKey()).array(),
                         descriptor.getValue());
             }
             if (objects != objectCount) {
-                batch.put(meta, metaId, OBJECTS_KEY, encodeLong(objects));
+                batch.put(meta, OBJECTS_KEY, encodeLong(objects));
             }
             if (boundNames != nameCount) {
-                batch.put(meta, metaId, NAMES_KEY, encodeLong(boundNames));
+                batch.put(meta, NAMES_KEY, encodeLong(boundNames));
             }
             RocksDBException injected = nextWriteFailure;
             if (injected != null) {

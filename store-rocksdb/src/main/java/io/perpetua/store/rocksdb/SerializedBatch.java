@@ -48,6 +48,12 @@ final class SerializedBatch implements AutoCloseable {
     private WriteBatch spill;
     /** The native batch {@link #toWriteBatch} returned, else null. */
     private WriteBatch made;
+    /**
+     * The column family of the last record noted, and its id: {@link ColumnFamilyHandle#getID}
+     * is a native call, and a commit's records come in runs of one family.
+     */
+    private ColumnFamilyHandle lastFamily;
+    private int lastFamilyId;
 
     /**
      * @param limit the size in bytes past which records are put one native call each; at most
@@ -57,13 +63,9 @@ final class SerializedBatch implements AutoCloseable {
         this.limit = Math.min(limit, MAX_LIMIT);
     }
 
-    /**
-     * Notes a put. The arrays are the caller's, read when the batch is laid out: not changed until then.
-     *
-     * @param cf the column family
-     * @param cfId its id ({@link ColumnFamilyHandle#getID}, a native call, so cached by the caller)
-     */
-    void put(ColumnFamilyHandle cf, int cfId, byte[] key, byte[] value) throws RocksDBException {
+    /** Notes a put. The arrays are the caller's, read when the batch is laid out: not changed until then. */
+    void put(ColumnFamilyHandle cf, byte[] key, byte[] value) throws RocksDBException {
+        int cfId = idOf(cf);
         long more = recordSize(cfId, key.length) + varIntSize(value.length) + value.length;
         if (spilled(more)) {
             spill.put(cf, key, value);
@@ -73,13 +75,22 @@ final class SerializedBatch implements AutoCloseable {
     }
 
     /** Notes a delete, as {@link #put} notes a put. */
-    void delete(ColumnFamilyHandle cf, int cfId, byte[] key) throws RocksDBException {
+    void delete(ColumnFamilyHandle cf, byte[] key) throws RocksDBException {
+        int cfId = idOf(cf);
         long more = recordSize(cfId, key.length);
         if (spilled(more)) {
             spill.delete(cf, key);
         } else {
             note(cfId, key, null, more);
         }
+    }
+
+    private int idOf(ColumnFamilyHandle cf) {
+        if (cf != lastFamily) {
+            lastFamilyId = cf.getID();
+            lastFamily = cf;
+        }
+        return lastFamilyId;
     }
 
     /** @return the bytes of a record's type, column family and key */

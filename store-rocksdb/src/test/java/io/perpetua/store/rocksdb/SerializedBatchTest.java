@@ -51,11 +51,11 @@ class SerializedBatchTest {
                     // lengths across the varint's one-, two- and three-byte forms, empty values too
                     byte[] key = bytes(random, 1 + random.nextInt(i % 50 == 0 ? 300 : 20));
                     if (i % 7 == 3) {
-                        ours.delete(cf, cf.getID(), key);
+                        ours.delete(cf, key);
                         theirs.delete(cf, key);
                     } else {
                         byte[] value = bytes(random, i % 97 == 0 ? 20_000 + random.nextInt(5_000) : random.nextInt(200));
-                        ours.put(cf, cf.getID(), key, value);
+                        ours.put(cf, key, value);
                         theirs.put(cf, key, value);
                     }
                 }
@@ -76,9 +76,9 @@ class SerializedBatchTest {
             ColumnFamilyHandle other = db.handles.get(2);
             db.db.put(other, b, a);
             try (SerializedBatch batch = new SerializedBatch(Long.MAX_VALUE)) {
-                batch.put(main, main.getID(), a, b);
-                batch.put(other, other.getID(), a, new byte[0]);
-                batch.delete(other, other.getID(), b);
+                batch.put(main, a, b);
+                batch.put(other, a, new byte[0]);
+                batch.delete(other, b);
                 db.db.write(sync, batch.toWriteBatch());
             }
             assertArrayEquals(b, db.db.get(main, a));
