@@ -52,15 +52,22 @@ import java.util.concurrent.TimeUnit;
  * the database grows by 100 parts per operation (6,000 over a default run).
  *
  * <h2>JIT warm-up</h2>
- * Before the trial, each side runs {@code jitWarmup} inserts and commits (300 by default) on a
- * scratch database of {@value #WARMUP_PARTS} parts, the same store kind and session, deleted
- * after: what is measured then runs as a long-running program runs it, compiled, without the
- * measured database growing by the warm-up's parts. JMH's own warm-up iterations did not get
- * there: one commit each, 20 of them, and on two cores the JIT's single C2 thread took
- * hundreds of milliseconds per recompilation of the commit path (every new receiver class or
- * first-taken branch sends it back), so about half the forks measured Perpetua's commit partly
- * in C1's profiling code, at up to twice the time (JFR's compilation events, session 24).
- * {@code -p jitWarmup=0} measures that case.
+ * Before the trial, each side runs {@code jitWarmup} inserts and commits (2,000 by default) on
+ * scratch databases of {@value #WARMUP_PARTS} parts, a new one every {@value #WARMUP_ROUND}
+ * commits, the same store kind and session, deleted after: what is measured then runs as a
+ * long-running program runs it, compiled, without the measured database growing by the
+ * warm-up's parts. JMH's own warm-up iterations did not get there: one commit each, 20 of
+ * them, and on two cores the JIT's single C2 thread took hundreds of milliseconds per
+ * recompilation of the commit path (every new receiver class or first-taken branch sends it
+ * back), so about half the forks measured Perpetua's commit partly in C1's profiling code, at
+ * up to twice the time (JFR's compilation events, session 24). Until session 29 the warm-up was
+ * 300 commits: too few for the methods a commit calls once (the commit's phases), which C2
+ * compiles whole only after 600 calls (HotSpot's {@code Tier4MinInvocationThreshold}, raised
+ * further while the compile queue is long), however long their loops. -XX:+PrintCompilation
+ * showed the commit's build phase in C1's profiling code when the measurement began, and
+ * compiled by C2 during it; the JIT's compilation time per 250 warm-up commits (Intel, 2 cores)
+ * stayed between 0.5 and 1.4 s for the first 1,500 and fell below 0.1 s after.
+ * {@code -p jitWarmup=0} measures the cold case.
  *
  * <p>Target (store-rocksdb issue): {@code rocksdb / raw ≤ 2}; the file store against the same
  * baseline. Run: {@code java -jar benchmarks/target/benchmarks.jar Oo1CommitBenchmark}.
@@ -76,6 +83,8 @@ public class Oo1CommitBenchmark {
     public static final int NEW_PARTS = 100;
     /** Parts of the scratch database the JIT warm-up runs on. */
     public static final int WARMUP_PARTS = 2_000;
+    /** Warm-up commits per scratch database: each grows by {@value #NEW_PARTS} parts a commit. */
+    public static final int WARMUP_ROUND = 250;
 
     @State(Scope.Benchmark)
     public static class Fixture {
@@ -100,7 +109,7 @@ public class Oo1CommitBenchmark {
         public String session;
 
         /** Inserts and commits run on a scratch database before the trial (see "JIT warm-up"). */
-        @Param({"300"})
+        @Param({"2000"})
         public int jitWarmup;
 
         /** Whether {@link #tearDown} prints the records per commit (not for the warm-up's scratch fixture). */
@@ -137,22 +146,27 @@ public class Oo1CommitBenchmark {
             count(-1);
         }
 
-        /** Runs {@link #jitWarmup} operations on a scratch fixture of this one's kind, then deletes it. */
+        /**
+         * Runs {@link #jitWarmup} operations on scratch fixtures of this one's kind, a new one
+         * every {@link #WARMUP_ROUND} operations (so that none grows large), each deleted after.
+         */
         private void warmUp() throws RocksDBException {
-            Fixture scratch = new Fixture();
-            scratch.store = store;
-            scratch.sync = sync;
-            scratch.parts = WARMUP_PARTS;
-            scratch.session = session;
-            scratch.jitWarmup = 0;
-            scratch.report = false;
-            scratch.build();
             Oo1CommitBenchmark operation = new Oo1CommitBenchmark();
-            for (int i = 0; i < jitWarmup; i++) {
-                scratch.prepare();
-                operation.insertAndCommit(scratch);
+            for (int done = 0; done < jitWarmup; ) {
+                Fixture scratch = new Fixture();
+                scratch.store = store;
+                scratch.sync = sync;
+                scratch.parts = WARMUP_PARTS;
+                scratch.session = session;
+                scratch.jitWarmup = 0;
+                scratch.report = false;
+                scratch.build();
+                for (int i = 0; i < WARMUP_ROUND && done < jitWarmup; i++, done++) {
+                    scratch.prepare();
+                    operation.insertAndCommit(scratch);
+                }
+                scratch.tearDown();
             }
-            scratch.tearDown();
         }
 
         /** Adds the open store's record and commit counts, times {@code sign}, to the totals. */
