@@ -96,6 +96,7 @@ public class FaultInBenchmark {
 
         @Setup(Level.Trial)
         public void build() {
+            KernelFixtures.loadContendedLockNode();
             model = KernelFixtures.model();
             switch (store) {
                 case "rocksdb", "raw" -> {

@@ -78,6 +78,23 @@ public final class KernelFixtures {
         }
     }
 
+    /**
+     * Loads the node class of a contended exclusive lock, for a single-shot benchmark to call
+     * before its warm-up. The JVM loads the class at the first contention, which in a benchmark
+     * fork is JMH's own, between its warm-up and measured iterations; loading it there
+     * invalidated every compiled method that had inlined a lock (class hierarchy dependencies:
+     * the commit's write and withSatellites, RocksDbBackend.commit, by -XX:+PrintCompilation),
+     * and the measured operations ran in C1's code until C2 compiled them again. A
+     * long-running program pays that once, early.
+     */
+    public static void loadContendedLockNode() {
+        try {
+            Class.forName("java.util.concurrent.locks.AbstractQueuedSynchronizer$ExclusiveNode");
+        } catch (ClassNotFoundException e) {
+            // another JDK's locks: nothing known to load
+        }
+    }
+
     /** Opens a store by URI through the public API, the kernel seeing the rewritten model classes. */
     public static PersistentStore open(String uri) {
         model();
