@@ -109,7 +109,7 @@ public class Oo1CommitBenchmark {
         @Param({"kept", "fresh"})
         public String session;
 
-        /** Inserts and commits run on a scratch database before the trial (see "JIT warm-up"). */
+        /** Inserts and commits run on scratch databases before the trial (see "JIT warm-up"). */
         @Param({"2000"})
         public int jitWarmup;
 
