@@ -157,6 +157,72 @@ class EndToEndIT {
         assertTrue(typed.out().contains("same=true"), typed::toString);
     }
 
+    /**
+     * The JDK value classes the kernel stores itself, in fields of an application class: written
+     * by a JVM of JDK 17, read by one of the newest JDK (JDK 17 again if there is none).
+     */
+    @Test
+    void jdkValueClassesWrittenOnOneJdkAreReadOnAnother(@TempDir Path dir) throws Exception {
+        Path src = dir.resolve("src/vals/Vals.java");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, """
+                package vals;
+                import io.perpetua.PersistentStore;
+                import java.util.*;
+                public class Vals {
+                    static class Holder {
+                        Locale tagged;
+                        Locale legacy;
+                        Currency currency;
+                        java.net.URI uri;
+                        java.net.URL url;
+                        java.nio.file.Path path;
+                        java.io.File file;
+                        java.util.regex.Pattern pattern;
+                        java.nio.charset.Charset charset;
+                        Properties properties;
+                    }
+                    @SuppressWarnings("deprecation")
+                    public static void main(String[] args) throws Exception {
+                        try (PersistentStore store = PersistentStore.open(args[0])) {
+                            if (args[1].equals("write")) {
+                                Holder h = new Holder();
+                                h.tagged = Locale.forLanguageTag("de-CH-u-nu-latn");
+                                h.legacy = new Locale("no", "NO", "NY");
+                                h.currency = Currency.getInstance("JPY");
+                                h.uri = java.net.URI.create("urn:isbn:0451450523");
+                                h.url = new java.net.URL("file:/srv/a%20b.txt");
+                                h.path = java.nio.file.Path.of("/srv", "data");
+                                h.file = new java.io.File("rel/f");
+                                h.pattern = java.util.regex.Pattern.compile("a.b", java.util.regex.Pattern.DOTALL);
+                                h.charset = java.nio.charset.StandardCharsets.ISO_8859_1;
+                                h.properties = new Properties();
+                                h.properties.setProperty("k", "v");
+                                store.inTransaction(() -> store.persist(h, "h"));
+                            } else {
+                                Holder h = store.fetch("h", Holder.class);
+                                System.out.println("read " + h.tagged + "|" + h.legacy + "|" + h.currency + "|" + h.uri
+                                        + "|" + h.url + "|" + h.path + "|" + h.file + "|" + h.pattern.pattern() + "/"
+                                        + h.pattern.flags() + "|" + h.charset + "|" + h.properties);
+                            }
+                        }
+                    }
+                }
+                """);
+        Path classes = dir.resolve("classes");
+        Run javac = javac(JDK17, "17", AGENT.toString(), classes, src);
+        assertEquals(0, javac.exit(), javac::toString);
+        String cp = classes + File.pathSeparator + appClassPath(false);
+        String store = "file:" + dir.resolve("store");
+        Run write = java(JDK17, List.of(agent("failFast")), cp, "vals.Vals", store, "write");
+        assertEquals(0, write.exit(), write::toString);
+        Path reader = Files.isExecutable(NEWEST.resolve("bin/java")) ? NEWEST : JDK17;
+        Run read = java(reader, List.of(agent("failFast")), cp, "vals.Vals", store, "read");
+        assertEquals(0, read.exit(), read::toString);
+        assertTrue(read.out().contains("read de_CH_#u-nu-latn|no_NO_NY|JPY|urn:isbn:0451450523|file:/srv/a%20b.txt"
+                + "|/srv/data|rel/f|a.b/32|ISO-8859-1|{k=v}"), read::toString);
+    }
+
     private static Run javac(Path jdk, String release, String classPath, Path out, Path... sources) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(jdk.resolve("bin/javac").toString(), "--release", release,
                 "-cp", classPath, "-d", out.toString()));

@@ -13,6 +13,7 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Hashtable;
+import java.util.Properties;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -63,8 +64,8 @@ final class Containers {
                 PriorityQueue.class)) {
             KINDS.put(c, Kind.COLLECTION);
         }
-        for (Class<?> c : List.of(HashMap.class, LinkedHashMap.class, Hashtable.class, ConcurrentHashMap.class,
-                IdentityHashMap.class, TreeMap.class, ConcurrentSkipListMap.class)) {
+        for (Class<?> c : List.of(HashMap.class, LinkedHashMap.class, Hashtable.class, Properties.class,
+                ConcurrentHashMap.class, IdentityHashMap.class, TreeMap.class, ConcurrentSkipListMap.class)) {
             KINDS.put(c, Kind.MAP);
         }
         for (List<?> l : List.of(List.of(), List.of(1), List.of(1, 2, 3), Collections.emptyList(),
@@ -141,6 +142,8 @@ final class Containers {
             return new LinkedHashMap<>();
         } else if (stored == Hashtable.class) {
             return new Hashtable<>();
+        } else if (stored == Properties.class) {
+            return new Properties();
         } else if (stored == ConcurrentHashMap.class) {
             return new ConcurrentHashMap<>();
         } else if (stored == IdentityHashMap.class) {

@@ -5,10 +5,17 @@ import io.perpetua.PersistentStoreException;
 import io.perpetua.kernel.ClassDescriptor.Kind;
 import io.perpetua.runtime.RecordReader;
 
+import java.io.File;
 import java.lang.invoke.VarHandle;
 import java.lang.reflect.Array;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.net.MalformedURLException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.charset.Charset;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -28,11 +35,13 @@ import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.Currency;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -41,6 +50,7 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * Decodes what {@link RecordEncoder} wrote. As a {@link RecordReader} it serves the fields of
@@ -348,6 +358,15 @@ final class RecordDecoder implements RecordReader {
             }
             case Tag.UUID:
                 return new UUID(in.readFixedLong(), in.readFixedLong());
+            case Tag.LOCALE:
+            case Tag.CURRENCY:
+            case Tag.URI:
+            case Tag.URL:
+            case Tag.PATH:
+            case Tag.FILE:
+            case Tag.PATTERN:
+            case Tag.CHARSET:
+                return platform(tag);
             case Tag.OPTIONAL_EMPTY:
                 return Optional.empty();
             case Tag.OPTIONAL: {
@@ -372,6 +391,32 @@ final class RecordDecoder implements RecordReader {
             default:
                 return time(tag);
         }
+    }
+
+    /** Reads the JDK's value classes of tags {@link Tag#LOCALE} to {@link Tag#CHARSET}. */
+    private Object platform(int tag) {
+        try {
+            return switch (tag) {
+                case Tag.LOCALE -> in.readVarInt() == 0 ? Locale.forLanguageTag(in.readString())
+                        : legacyLocale(in.readString(), in.readString(), in.readString());
+                case Tag.CURRENCY -> Currency.getInstance(in.readString());
+                case Tag.URI -> new URI(in.readString());
+                case Tag.URL -> new URL(in.readString());
+                case Tag.PATH -> Path.of(in.readString());
+                case Tag.FILE -> new File(in.readString());
+                case Tag.PATTERN -> Pattern.compile(in.readString(), in.readVarInt());
+                default -> Charset.forName(in.readString());
+            };
+        } catch (URISyntaxException | MalformedURLException | IllegalArgumentException e) {
+            // a bad pattern, path, charset, currency code or URI is an IllegalArgumentException
+            throw new ByteIn.MalformedRecord("a stored value of tag " + tag + " is not valid in this JVM: " + e);
+        }
+    }
+
+    /** {@code new Locale(language, country, variant)}: the one constructor that keeps any three strings as given. */
+    @SuppressWarnings("deprecation") // Locale.of (JDK 19) is the same call; this module compiles for 17
+    static Locale legacyLocale(String language, String country, String variant) {
+        return new Locale(language, country, variant);
     }
 
     private static byte[] nonEmpty(byte[] b) {

@@ -6,10 +6,16 @@ import io.perpetua.runtime.Persistent;
 import io.perpetua.runtime.PersistentClasses;
 import io.perpetua.runtime.RecordWriter;
 
+import java.io.File;
 import java.lang.reflect.Array;
 import java.lang.reflect.Field;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.net.URI;
+import java.net.URL;
+import java.nio.charset.Charset;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -27,14 +33,17 @@ import java.time.ZonedDateTime;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.Currency;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 /**
  * Encodes records: the fields of rewritten objects (as their {@link RecordWriter}), the bodies
@@ -84,7 +93,8 @@ final class RecordEncoder implements RecordWriter {
                 BigInteger.class, BigDecimal.class, UUID.class, Optional.class, OptionalInt.class, OptionalLong.class,
                 OptionalDouble.class, LocalDate.class, LocalTime.class, LocalDateTime.class, Instant.class,
                 Duration.class, Period.class, ZoneOffset.class, OffsetDateTime.class, ZonedDateTime.class,
-                OffsetTime.class, Year.class, YearMonth.class, MonthDay.class, java.math.MathContext.class);
+                OffsetTime.class, Year.class, YearMonth.class, MonthDay.class, java.math.MathContext.class,
+                Locale.class, Currency.class, URI.class, URL.class, File.class, Pattern.class);
 
         private ValueClasses() {
         }
@@ -94,7 +104,7 @@ final class RecordEncoder implements RecordWriter {
     static boolean isValue(Object v) {
         Class<?> c = v.getClass();
         return ValueClasses.ALL.contains(c) || v instanceof Enum || c.isRecord() || v instanceof ZoneId
-                || v == Comparator.naturalOrder() || v == Collections.reverseOrder()
+                || v instanceof Path || v instanceof Charset || v == Comparator.naturalOrder() || v == Collections.reverseOrder()
                 || v == String.CASE_INSENSITIVE_ORDER;
     }
 
@@ -185,6 +195,9 @@ final class RecordEncoder implements RecordWriter {
                 if (Containers.sorted(Containers.storedClass(c))) {
                     value(Containers.comparator(c), "comparator", 0);
                 }
+                if (c instanceof java.util.Properties p) {
+                    checkNoDefaults(p);
+                }
                 entries((Map<?, ?>) c);
             }
             case ENUM_SET -> {
@@ -218,6 +231,21 @@ final class RecordEncoder implements RecordWriter {
             }
             case VALUE -> value(c, null, 0);
             default -> throw new IllegalStateException("not a container kind: " + kind);
+        }
+    }
+
+    /**
+     * A {@code Properties} is stored as the map it is; the defaults it was made with are another
+     * {@code Properties} in a protected field that no method returns, so one that has any is
+     * refused rather than stored without them.
+     */
+    private void checkNoDefaults(java.util.Properties p) {
+        for (String name : p.stringPropertyNames()) {
+            if (!p.containsKey(name)) {
+                throw new NotPersistableException(java.util.Properties.class.getName(), path.render(),
+                        "it has defaults (property \"" + name + "\"), which Perpetua cannot read to store;"
+                                + " copy them into it with putAll, or store the defaults as a Properties of their own");
+            }
         }
     }
 
@@ -485,7 +513,7 @@ final class RecordEncoder implements RecordWriter {
             out.writeString(e.name());
         } else if (c.isRecord()) {
             record(v, field, index);
-        } else if (!inlineValue(v, c)) {
+        } else if (!inlineValue(v, c, field, index)) {
             Kind kind = Containers.kindOf(v);
             if (kind == null) {
                 Constants.Ref marker = c == Object.class && info != null ? Constants.marker(info.type, v) : null;
@@ -559,7 +587,7 @@ final class RecordEncoder implements RecordWriter {
     }
 
     /** Writes the values stored inline that are neither boxes nor enums; false if {@code v} is none. */
-    private boolean inlineValue(Object v, Class<?> c) {
+    private boolean inlineValue(Object v, Class<?> c, String field, int index) {
         if (c == BigInteger.class) {
             out.writeByte(Tag.BIG_INTEGER);
             bytes(((BigInteger) v).toByteArray());
@@ -602,7 +630,7 @@ final class RecordEncoder implements RecordWriter {
         } else if (v instanceof Comparator<?> cmp && wellKnownComparator(cmp)) {
             return true;
         } else {
-            return time(v, c);
+            return time(v, c) || platform(v, c, field, index);
         }
         return true;
     }
@@ -692,6 +720,68 @@ final class RecordEncoder implements RecordWriter {
         return true;
     }
 
+    /** Writes the JDK's value classes of tags {@link Tag#LOCALE} to {@link Tag#CHARSET}; false if {@code v} is none. */
+    private boolean platform(Object v, Class<?> c, String field, int index) {
+        if (c == Locale.class) {
+            locale((Locale) v, field, index);
+        } else if (c == Currency.class) {
+            out.writeByte(Tag.CURRENCY);
+            out.writeString(((Currency) v).getCurrencyCode());
+        } else if (c == URI.class) {
+            out.writeByte(Tag.URI);
+            out.writeString(v.toString());
+        } else if (c == URL.class) {
+            out.writeByte(Tag.URL);
+            out.writeString(((URL) v).toExternalForm());
+        } else if (v instanceof Path p) {
+            if (p.getFileSystem() != FileSystems.getDefault()) {
+                throw new NotPersistableException(c.getName(), where(field, index), "a path of a file system other"
+                        + " than the default one (" + p.getFileSystem().provider().getScheme() + ": " + p.toUri()
+                        + ") has no meaning outside the JVM that opened it; store a URI or a string instead");
+            }
+            out.writeByte(Tag.PATH);
+            out.writeString(p.toString());
+        } else if (c == File.class) {
+            out.writeByte(Tag.FILE);
+            out.writeString(((File) v).getPath());
+        } else if (c == Pattern.class) {
+            Pattern p = (Pattern) v;
+            out.writeByte(Tag.PATTERN);
+            out.writeString(p.pattern());
+            out.writeVarInt(p.flags());
+        } else if (v instanceof Charset cs) {
+            out.writeByte(Tag.CHARSET);
+            out.writeString(cs.name());
+        } else {
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * A locale by its language tag when the tag gives it back as it is, else by the three
+     * strings of its legacy constructor: an ill-formed locale ({@code new Locale("en", "US",
+     * "a b")}) or a legacy one ({@code no_NO_NY}) has a tag that names another locale.
+     */
+    private void locale(Locale l, String field, int index) {
+        String tag = l.toLanguageTag();
+        boolean byTag = Locale.forLanguageTag(tag).equals(l);
+        if (!byTag && !RecordDecoder.legacyLocale(l.getLanguage(), l.getCountry(), l.getVariant()).equals(l)) {
+            throw new NotPersistableException(Locale.class.getName(), where(field, index), "the locale " + l
+                    + " comes back as it is from neither its language tag (" + tag + ") nor its language, country"
+                    + " and variant");
+        }
+        out.writeByte(Tag.LOCALE);
+        out.writeVarInt(byTag ? 0 : 1);
+        if (byTag) {
+            out.writeString(tag);
+        } else {
+            out.writeString(l.getLanguage());
+            out.writeString(l.getCountry());
+            out.writeString(l.getVariant());
+        }
+    }
+
     private void localDate(LocalDate d) {
         out.writeSignedVarLong(d.toEpochDay());
     }
@@ -720,8 +810,7 @@ final class RecordEncoder implements RecordWriter {
             reason = "instances of hidden classes cannot be stored";
         } else if (c.getClassLoader() == null || c.getName().startsWith("java.") || c.getName().startsWith("jdk.")
                 || c.getName().startsWith("sun.") || c.getName().startsWith("javax.")) {
-            reason = "Perpetua does not store this JDK type (threads, streams, sockets, class loaders and other"
-                    + " runtime objects have no meaning outside the JVM that made them); " + (inTransientField
+            reason = "Perpetua does not store this JDK class (" + storableInstead(c) + "); " + (inTransientField
                     ? "the field is transient, but " + info.type.getName() + " serializes itself ("
                             + PersistentClasses.serializationMethod(info.type) + "), so its transient fields are stored too"
                     : "mark the field transient");
@@ -733,6 +822,27 @@ final class RecordEncoder implements RecordWriter {
                     + " classes loaded before the agent started cannot be rewritten)";
         }
         return new NotPersistableException(c.getName(), where(field, index), reason);
+    }
+
+    /**
+     * @return what to store instead of an instance of a JDK class Perpetua does not store: the
+     *         mutable holders of a value have one that is stored; threads, streams, sockets
+     *         and class loaders have no meaning outside the JVM that made them
+     */
+    private static String storableInstead(Class<?> c) {
+        if (java.util.Date.class.isAssignableFrom(c)) {
+            return "a mutable date: store an Instant, from toInstant(), or a java.time value";
+        } else if (CharSequence.class.isAssignableFrom(c)) {
+            return "a mutable string: store a String";
+        } else if (c.getName().startsWith("java.util.concurrent.atomic.")) {
+            return "an atomic holder: store its value in a field, written under the program's own lock";
+        } else if (c == java.util.BitSet.class) {
+            return "a bit set: store a long[], from toLongArray(), or a boolean[]";
+        } else if (c == Class.class) {
+            return "a class: store its name";
+        }
+        return "threads, streams, sockets, class loaders and other runtime objects have no meaning outside"
+                + " the JVM that made them";
     }
 
     /** @return an instance field of the first JDK super-class of {@code c} that has one, or null */

@@ -12,6 +12,9 @@ package io.perpetua.kernel;
  *   <li>3: also references to {@link Constants constants} by class and field name
  *       ({@link Tag#CONSTANT}), and {@code MathContext} values ({@link Tag#MATH_CONTEXT}).
  *       Format 3 reads format 1 and 2 records.</li>
+ *   <li>4: also {@code Locale}, {@code Currency}, {@code URI}, {@code URL}, {@code Path},
+ *       {@code File}, {@code Pattern} and {@code Charset} values ({@link Tag#LOCALE} to
+ *       {@link Tag#CHARSET}). Format 4 reads format 1 to 3 records.</li>
  * </ul>
  *
  * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes
@@ -24,7 +27,7 @@ final class RecordFormat {
     /** What {@link io.perpetua.UnsupportedStoreFormatException} calls it. */
     static final String NAME = "record format";
     /** The format this version writes, and the newest it reads. */
-    static final int CURRENT = 3;
+    static final int CURRENT = 4;
     /** The format of a store that holds no format entry. */
     static final int UNMARKED = 1;
     /** What a format entry's bytes start with; a class descriptor starts with its version, 1. */

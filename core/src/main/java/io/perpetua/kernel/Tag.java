@@ -87,6 +87,27 @@ final class Tag {
      * varint ordinal of its {@code RoundingMode}, whose constants the JDK fixes. Format 3.
      */
     static final int MATH_CONTEXT = 45;
+    /**
+     * A {@code java.util.Locale}: varint 0 and its BCP 47 language tag, or varint 1 and its
+     * language, country and variant as given to {@code new Locale(String, String, String)} (an
+     * ill-formed locale, or a legacy one such as {@code no_NO_NY}, that no tag gives back as
+     * it was). Format 4, as are the tags after it.
+     */
+    static final int LOCALE = 46;
+    /** A {@code java.util.Currency}: string ISO 4217 code. */
+    static final int CURRENCY = 47;
+    /** A {@code java.net.URI}: string, as {@code toString()} gives it. */
+    static final int URI = 48;
+    /** A {@code java.net.URL}: string, as {@code toExternalForm()} gives it. */
+    static final int URL = 49;
+    /** A {@code java.nio.file.Path} of the default file system: string, as {@code toString()} gives it. */
+    static final int PATH = 50;
+    /** A {@code java.io.File}: string, its {@code getPath()}. */
+    static final int FILE = 51;
+    /** A {@code java.util.regex.Pattern}: string pattern, varint flags. */
+    static final int PATTERN = 52;
+    /** A {@code java.nio.charset.Charset}: string canonical name. */
+    static final int CHARSET = 53;
 
     private Tag() {
     }

@@ -44,6 +44,31 @@ class NotPersistableTest {
     }
 
     @Test
+    void aMutableJdkValueHolderIsRejectedWithWhatToStoreInstead() {
+        NotPersistableException e = assertRejected(new java.util.Date(0), java.util.Date.class.getName(),
+                "\"root\".next.children[1].any");
+        assertTrue(e.getMessage().contains("store an Instant"), e.getMessage());
+        e = assertRejected(new StringBuilder("s"), StringBuilder.class.getName(), "\"root\".next.children[1].any");
+        assertTrue(e.getMessage().contains("store a String"), e.getMessage());
+        e = assertRejected(new java.util.concurrent.atomic.AtomicLong(), java.util.concurrent.atomic.AtomicLong.class.getName(),
+                "\"root\".next.children[1].any");
+        assertTrue(e.getMessage().contains("store its value in a field"), e.getMessage());
+        e = assertRejected(new java.util.BitSet(), java.util.BitSet.class.getName(), "\"root\".next.children[1].any");
+        assertTrue(e.getMessage().contains("long[]"), e.getMessage());
+    }
+
+    @Test
+    void propertiesWithDefaultsAreRejectedRatherThanStoredWithoutThem() {
+        java.util.Properties defaults = new java.util.Properties();
+        defaults.setProperty("colour", "blue");
+        java.util.Properties withDefaults = new java.util.Properties(defaults);
+        withDefaults.setProperty("size", "9");
+        NotPersistableException e = assertRejected(withDefaults, java.util.Properties.class.getName(),
+                "\"root\".next.children[1].any");
+        assertTrue(e.getMessage().contains("defaults (property \"colour\")"), e.getMessage());
+    }
+
+    @Test
     void aClassTheAgentDidNotRewriteIsRejectedWithAHint() throws Exception {
         NotPersistableException e = assertRejected(new Plain(), Plain.class.getName(), "\"root\".next.children[1].any");
         assertTrue(e.getMessage().contains("-javaagent"), e.getMessage());

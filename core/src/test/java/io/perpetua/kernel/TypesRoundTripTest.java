@@ -1,5 +1,6 @@
 package io.perpetua.kernel;
 
+import io.perpetua.NotPersistableException;
 import io.perpetua.PersistentStore;
 import io.perpetua.testmodel.ByLength;
 import io.perpetua.testmodel.Node;
@@ -7,9 +8,16 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.File;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Path;
 import java.time.DayOfWeek;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,6 +37,7 @@ import java.time.ZonedDateTime;
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.ArrayList;
+import java.util.Currency;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.Comparator;
@@ -40,6 +49,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.LinkedList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -47,6 +57,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -55,6 +66,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Every type the agent cannot rewrite, stored in a field of a rewritten object, committed,
@@ -126,6 +138,19 @@ class TypesRoundTripTest {
                 Arguments.of("Year", Year.of(-44)),
                 Arguments.of("YearMonth", YearMonth.of(1999, Month.DECEMBER)),
                 Arguments.of("MonthDay", MonthDay.of(2, 29)),
+                Arguments.of("Locale", Locale.forLanguageTag("sr-Latn-RS-u-nu-latn")),
+                Arguments.of("Locale, legacy Japanese calendar", legacyLocale("ja", "JP", "JP")),
+                Arguments.of("Locale, legacy Norwegian Nynorsk", legacyLocale("no", "NO", "NY")),
+                Arguments.of("Locale, ill-formed variant", legacyLocale("en", "US", "a b")),
+                Arguments.of("Locale.ROOT", Locale.ROOT),
+                Arguments.of("Currency", Currency.getInstance("CHF")),
+                Arguments.of("URI", URI.create("https://user@example.org:8443/a%20b/\u00e9?q=1&r#frag")),
+                Arguments.of("opaque URI", URI.create("mailto:someone@example.org")),
+                Arguments.of("URL", fileUrl("/tmp/x y/é.txt")),
+                Arguments.of("Path", Path.of("/tmp", "a b", "é")),
+                Arguments.of("relative Path", Path.of("relative", "p")),
+                Arguments.of("File", new File("relative/f.txt")),
+                Arguments.of("Charset", StandardCharsets.UTF_16LE),
                 Arguments.of("record", new Point(1, -2, "p")),
                 Arguments.of("nested record", new Line(new Point(0, 0, null), new Point(3, 4, "q"), List.of(1, 2))),
                 Arguments.of("ArrayList", new ArrayList<>(List.of(1, "two", 3.0))),
@@ -198,8 +223,33 @@ class TypesRoundTripTest {
                 new TreeSet<>(three), new java.util.concurrent.ConcurrentSkipListSet<>(three),
                 new java.util.PriorityQueue<>(three), new HashMap<>(two), new LinkedHashMap<>(two),
                 new java.util.Hashtable<>(two), new java.util.concurrent.ConcurrentHashMap<>(two),
-                new java.util.IdentityHashMap<>(two), new TreeMap<>(two), new java.util.concurrent.ConcurrentSkipListMap<>(two))
+                new java.util.IdentityHashMap<>(two), new TreeMap<>(two), new java.util.concurrent.ConcurrentSkipListMap<>(two),
+                properties(Map.of("k", "1", "l", "2")))
                 .map(c -> Arguments.of(c.getClass().getSimpleName(), c));
+    }
+
+    private static java.util.Properties properties(Map<String, String> entries) {
+        java.util.Properties p = new java.util.Properties();
+        p.putAll(entries);
+        return p;
+    }
+
+    @Test
+    void propertiesChangedInPlaceAreSaved() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("holder");
+                n.any(properties(Map.of("a", "1")));
+                store.persist(n, "holder");
+            });
+            store.inTransaction(() -> ((java.util.Properties) store.fetch("holder", Node.class).any()).setProperty("b", "2"));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            java.util.Properties back = (java.util.Properties) store.fetch("holder", Node.class).any();
+            assertEquals("1", back.getProperty("a"));
+            assertEquals("2", back.getProperty("b"));
+        }
     }
 
     private static java.util.Stack<String> stack(List<String> elements) {
@@ -248,6 +298,33 @@ class TypesRoundTripTest {
     }
 
     @Test
+    void aPatternKeepsItsExpressionAndFlags() {
+        Pattern p = Pattern.compile("^a+ b$", Pattern.CASE_INSENSITIVE | Pattern.MULTILINE | Pattern.COMMENTS);
+        Pattern back = (Pattern) roundTrip(p);
+        assertEquals(p.pattern(), back.pattern());
+        assertEquals(p.flags(), back.flags());
+        assertTrue(back.matcher("x\nAAB").find(), "the flags apply: case-insensitive, multi-line, comments");
+    }
+
+    @Test
+    void aPathOfAnotherFileSystemIsRefusedWithItsPath(@TempDir Path tmp) throws Exception {
+        Path zip = tmp.resolve("z.zip");
+        try (FileSystem fs = FileSystems.newFileSystem(zip, Map.of("create", "true"))) {
+            Path inZip = fs.getPath("/inside.txt");
+            try (PersistentStore store = TestStores.open(TestStores.newUri())) {
+                store.beginTransaction();
+                Node n = new Node("holder");
+                n.any(inZip);
+                store.persist(n, "holder");
+                NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+                assertEquals("\"holder\".any", e.path());
+                assertTrue(e.getMessage().contains("file system other than the default one"), e.getMessage());
+                store.abortTransaction();
+            }
+        }
+    }
+
+    @Test
     void valuesBoundToANameByThemselves() {
         String uri = TestStores.newUri();
         try (PersistentStore store = TestStores.open(uri)) {
@@ -255,12 +332,16 @@ class TypesRoundTripTest {
                 store.persist("just a string", "s");
                 store.persist(new Point(1, 2, "p"), "record");
                 store.persist(new ArrayList<>(List.of(1, 2)), "list");
+                store.persist(Locale.CANADA_FRENCH, "locale");
+                store.persist(Path.of("/srv/data"), "path");
             });
         }
         try (PersistentStore store = TestStores.open(uri)) {
             assertEquals("just a string", store.fetch("s"));
             assertEquals(new Point(1, 2, "p"), store.fetch("record"));
             assertEquals(List.of(1, 2), store.fetch("list"));
+            assertEquals(Locale.CANADA_FRENCH, store.fetch("locale"));
+            assertEquals(Path.of("/srv/data"), store.fetch("path"));
         }
     }
 
@@ -269,6 +350,19 @@ class TypesRoundTripTest {
         @SuppressWarnings("unchecked") List<Integer> back = (List<Integer>) roundTrip(List.of(1, 2));
         assertThrows(UnsupportedOperationException.class, () -> back.add(3));
         assertNotSame(null, back);
+    }
+
+    @SuppressWarnings("deprecation") // Locale.of is JDK 19+; the legacy constructor is what makes these locales
+    private static Locale legacyLocale(String language, String country, String variant) {
+        return new Locale(language, country, variant);
+    }
+
+    private static java.net.URL fileUrl(String path) {
+        try {
+            return new File(path).toURI().toURL();
+        } catch (java.net.MalformedURLException e) {
+            throw new AssertionError(e);
+        }
     }
 
     /** Stores {@code value} in a node's field, reopens the store, and returns the field. */
