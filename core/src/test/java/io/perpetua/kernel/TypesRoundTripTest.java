@@ -324,6 +324,31 @@ class TypesRoundTripTest {
         }
     }
 
+    /** The collector walks every value of a record: those of format 4 included, and a node after them still reached. */
+    @Test
+    void theCollectorReadsPastTheJdkValueClasses() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("holder");
+                n.any(new Object[] {Locale.JAPAN, legacyLocale("en", "US", "a b"), Currency.getInstance("EUR"),
+                        URI.create("urn:x"), fileUrl("/tmp/u"), Path.of("/tmp/p"), new File("f"), Pattern.compile("p"),
+                        StandardCharsets.UTF_8, properties(Map.of("k", "v")), new Node("after them")});
+                store.persist(n, "holder");
+                store.persist(new Node("garbage"), "g");
+            });
+            store.inTransaction(() -> store.unbind("g"));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertEquals(1, store.collectGarbage(), "the unbound node only (nothing is resident)");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] back = (Object[]) store.fetch("holder", Node.class).any();
+            assertEquals(Locale.JAPAN, back[0]);
+            assertEquals("after them", ((Node) back[10]).name());
+        }
+    }
+
     @Test
     void valuesBoundToANameByThemselves() {
         String uri = TestStores.newUri();
