@@ -181,6 +181,8 @@ class EndToEndIT {
                         java.util.regex.Pattern pattern;
                         java.nio.charset.Charset charset;
                         Properties properties;
+                        Date date;
+                        StringBuilder text;
                     }
                     @SuppressWarnings("deprecation")
                     public static void main(String[] args) throws Exception {
@@ -198,12 +200,15 @@ class EndToEndIT {
                                 h.charset = java.nio.charset.StandardCharsets.ISO_8859_1;
                                 h.properties = new Properties();
                                 h.properties.setProperty("k", "v");
+                                h.date = new Date(86_400_000L);
+                                h.text = new StringBuilder("built");
                                 store.inTransaction(() -> store.persist(h, "h"));
                             } else {
                                 Holder h = store.fetch("h", Holder.class);
                                 System.out.println("read " + h.tagged + "|" + h.legacy + "|" + h.currency + "|" + h.uri
                                         + "|" + h.url + "|" + h.path + "|" + h.file + "|" + h.pattern.pattern() + "/"
-                                        + h.pattern.flags() + "|" + h.charset + "|" + h.properties);
+                                        + h.pattern.flags() + "|" + h.charset + "|" + h.properties + "|"
+                                        + h.date.getTime() + "|" + h.text);
                             }
                         }
                     }
@@ -220,7 +225,7 @@ class EndToEndIT {
         Run read = java(reader, List.of(agent("failFast")), cp, "vals.Vals", store, "read");
         assertEquals(0, read.exit(), read::toString);
         assertTrue(read.out().contains("read de_CH_#u-nu-latn|no_NO_NY|JPY|urn:isbn:0451450523|file:/srv/a%20b.txt"
-                + "|/srv/data|rel/f|a.b/32|ISO-8859-1|{k=v}"), read::toString);
+                + "|/srv/data|rel/f|a.b/32|ISO-8859-1|{k=v}|86400000|built"), read::toString);
     }
 
     private static Run javac(Path jdk, String release, String classPath, Path out, Path... sources) throws Exception {

@@ -43,7 +43,14 @@ final class ClassDescriptor {
         /** {@code Arrays.asList}: a fixed-size list. */
         FIXED_SIZE_LIST(18),
         /** A value with no identity (a string, a box, a record...) bound to a name by itself. */
-        VALUE(19);
+        VALUE(19),
+        /**
+         * A mutable JDK holder of one value with no references in it ({@code Date},
+         * {@code StringBuilder}, {@code StringBuffer}, {@code AtomicInteger}, {@code AtomicLong},
+         * {@code AtomicBoolean}, {@code BitSet}): varint length, then the value as the class's
+         * own layout (see {@code RecordEncoder#holder}). Record format 4.
+         */
+        HOLDER(20);
 
         final int code;
 

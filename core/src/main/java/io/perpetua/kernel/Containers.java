@@ -89,6 +89,11 @@ final class Containers {
         KINDS.put(Collections.unmodifiableSortedMap(new TreeMap<>()).getClass(), Kind.UNMODIFIABLE_SORTED_MAP);
         KINDS.put(Collections.unmodifiableNavigableMap(new TreeMap<>()).getClass(), Kind.UNMODIFIABLE_SORTED_MAP);
         KINDS.put(Arrays.asList(1).getClass(), Kind.FIXED_SIZE_LIST);
+        for (Class<?> c : List.of(java.util.Date.class, StringBuilder.class, StringBuffer.class,
+                java.util.concurrent.atomic.AtomicInteger.class, java.util.concurrent.atomic.AtomicLong.class,
+                java.util.concurrent.atomic.AtomicBoolean.class, java.util.BitSet.class)) {
+            KINDS.put(c, Kind.HOLDER);
+        }
     }
 
     /**

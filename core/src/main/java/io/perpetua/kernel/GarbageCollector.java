@@ -298,6 +298,7 @@ final class GarbageCollector {
                 value();
                 values(2 * in.readCount());
             }
+            case HOLDER -> in.skip(in.readCount()); // a value: no reference in it
             case VALUE -> value();
             default -> throw new ByteIn.MalformedRecord(d + " does not describe a container");
         }

@@ -553,9 +553,46 @@ final class RecordDecoder implements RecordReader {
                 return builtFromElements(d);
             case VALUE:
                 return value();
+            case HOLDER: {
+                Object h = holder(d);
+                register.accept(h);
+                return h;
+            }
             default:
                 throw new ByteIn.MalformedRecord(d + " does not describe a container");
         }
+    }
+
+    /** Reads what {@code RecordEncoder#holder} wrote. */
+    private Object holder(ClassDescriptor d) {
+        Class<?> type = classes.resolve(d.className);
+        int end = in.readCount() + in.position();
+        Object h;
+        if (type == java.util.Date.class) {
+            h = new java.util.Date(in.readSignedVarLong());
+        } else if (type == StringBuilder.class) {
+            h = new StringBuilder(in.readString());
+        } else if (type == StringBuffer.class) {
+            h = new StringBuffer(in.readString());
+        } else if (type == java.util.concurrent.atomic.AtomicInteger.class) {
+            h = new java.util.concurrent.atomic.AtomicInteger(in.readSignedVarInt());
+        } else if (type == java.util.concurrent.atomic.AtomicLong.class) {
+            h = new java.util.concurrent.atomic.AtomicLong(in.readSignedVarLong());
+        } else if (type == java.util.concurrent.atomic.AtomicBoolean.class) {
+            h = new java.util.concurrent.atomic.AtomicBoolean(in.readByte() != 0);
+        } else if (type == java.util.BitSet.class) {
+            long[] words = new long[in.readCount()];
+            for (int i = 0; i < words.length; i++) {
+                words[i] = in.readFixedLong();
+            }
+            h = java.util.BitSet.valueOf(words);
+        } else {
+            throw new IncompatibleClassChangeException(d.className, null, "not a holder Perpetua stores");
+        }
+        if (in.position() != end) {
+            throw new ByteIn.MalformedRecord("a stored " + d.className + " does not end where its length says");
+        }
+        return h;
     }
 
     /** Decodes a container that is made with its elements, not filled after it is made. */

@@ -230,8 +230,35 @@ final class RecordEncoder implements RecordWriter {
                 entries((Map<?, ?>) c);
             }
             case VALUE -> value(c, null, 0);
+            case HOLDER -> holder(c);
             default -> throw new IllegalStateException("not a container kind: " + kind);
         }
+    }
+
+    /**
+     * A holder's value, behind its length: a reader that does not decode it (the collector)
+     * steps over it. Each class has its own layout; {@code RecordDecoder#holder} reads them.
+     */
+    private void holder(Object h) {
+        int start = out.length();
+        if (h instanceof java.util.Date d) {
+            out.writeSignedVarLong(d.getTime());
+        } else if (h instanceof StringBuilder || h instanceof StringBuffer) {
+            out.writeString(h.toString());
+        } else if (h instanceof java.util.concurrent.atomic.AtomicInteger a) {
+            out.writeSignedVarInt(a.get());
+        } else if (h instanceof java.util.concurrent.atomic.AtomicLong a) {
+            out.writeSignedVarLong(a.get());
+        } else if (h instanceof java.util.concurrent.atomic.AtomicBoolean a) {
+            out.writeByte(a.get() ? 1 : 0);
+        } else {
+            long[] words = ((java.util.BitSet) h).toLongArray();
+            out.writeVarInt(words.length);
+            for (long w : words) {
+                out.writeFixedLong(w);
+            }
+        }
+        out.insertVarInt(start, out.length() - start);
     }
 
     /**
@@ -825,9 +852,9 @@ final class RecordEncoder implements RecordWriter {
     }
 
     /**
-     * @return what to store instead of an instance of a JDK class Perpetua does not store: the
-     *         mutable holders of a value have one that is stored; threads, streams, sockets
-     *         and class loaders have no meaning outside the JVM that made them
+     * @return what to store instead of an instance of a JDK class Perpetua does not store (the
+     *         holders it stores are exact classes: a {@code java.sql.Timestamp} is not a
+     *         {@code Date} to it), or why there is nothing to store
      */
     private static String storableInstead(Class<?> c) {
         if (java.util.Date.class.isAssignableFrom(c)) {
@@ -836,13 +863,11 @@ final class RecordEncoder implements RecordWriter {
             return "a mutable string: store a String";
         } else if (c.getName().startsWith("java.util.concurrent.atomic.")) {
             return "an atomic holder: store its value in a field, written under the program's own lock";
-        } else if (c == java.util.BitSet.class) {
-            return "a bit set: store a long[], from toLongArray(), or a boolean[]";
         } else if (c == Class.class) {
             return "a class: store its name";
         }
-        return "threads, streams, sockets, class loaders and other runtime objects have no meaning outside"
-                + " the JVM that made them";
+        return "it is not among the JDK classes the README lists under \"What is stored\"; threads, streams,"
+                + " sockets, class loaders and other runtime objects have no meaning outside the JVM that made them";
     }
 
     /** @return an instance field of the first JDK super-class of {@code c} that has one, or null */

@@ -14,7 +14,9 @@ package io.perpetua.kernel;
  *       Format 3 reads format 1 and 2 records.</li>
  *   <li>4: also {@code Locale}, {@code Currency}, {@code URI}, {@code URL}, {@code Path},
  *       {@code File}, {@code Pattern} and {@code Charset} values ({@link Tag#LOCALE} to
- *       {@link Tag#CHARSET}). Format 4 reads format 1 to 3 records.</li>
+ *       {@link Tag#CHARSET}), and holder containers ({@code Date}, {@code StringBuilder},
+ *       the atomic numbers, {@code BitSet}: {@link ClassDescriptor.Kind#HOLDER}). Format 4
+ *       reads format 1 to 3 records.</li>
  * </ul>
  *
  * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes

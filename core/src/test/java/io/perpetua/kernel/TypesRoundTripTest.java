@@ -324,6 +324,62 @@ class TypesRoundTripTest {
         }
     }
 
+    static Stream<Arguments> holders() {
+        java.util.BitSet bits = new java.util.BitSet();
+        bits.set(0);
+        bits.set(64);
+        bits.set(1000);
+        return Stream.of(new java.util.Date(-1_234_567L), new StringBuilder("héllo \uD83D\uDE00"),
+                        new StringBuffer("buffer"), new java.util.concurrent.atomic.AtomicInteger(-7),
+                        new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE),
+                        new java.util.concurrent.atomic.AtomicBoolean(true), bits, new java.util.BitSet())
+                .map(h -> Arguments.of(h.getClass().getSimpleName(), h));
+    }
+
+    /** What a holder holds, as a string: StringBuilder and the atomic classes do not override equals. */
+    private static String held(Object h) {
+        return h instanceof java.util.Date d ? "date " + d.getTime() : h.getClass().getSimpleName() + " " + h;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("holders")
+    void holdersComeBackAsTheirOwnClassWithTheirValue(String what, Object holder) {
+        Object back = roundTrip(holder);
+        assertSame(holder.getClass(), back.getClass(), what);
+        assertEquals(held(holder), held(back), what);
+    }
+
+    @Test
+    void holdersChangedInPlaceAreSavedAndSharedOnesStayShared() {
+        String uri = TestStores.newUri();
+        java.util.Date date = new java.util.Date(1000);
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("holder");
+                n.any(new Object[] {date, new StringBuilder("a"), new java.util.concurrent.atomic.AtomicLong(1),
+                        new java.util.BitSet(), date});
+                store.persist(n, "holder");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Object[] back = (Object[]) store.fetch("holder", Node.class).any();
+                ((java.util.Date) back[0]).setTime(2000);
+                ((StringBuilder) back[1]).append("b");
+                ((java.util.concurrent.atomic.AtomicLong) back[2]).incrementAndGet();
+                ((java.util.BitSet) back[3]).set(5);
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] back = (Object[]) store.fetch("holder", Node.class).any();
+            assertEquals(2000, ((java.util.Date) back[0]).getTime());
+            assertSame(back[0], back[4], "one Date held twice is one Date after a reload");
+            assertEquals("ab", back[1].toString());
+            assertEquals(2, ((java.util.concurrent.atomic.AtomicLong) back[2]).get());
+            assertTrue(((java.util.BitSet) back[3]).get(5));
+        }
+    }
+
     /** The collector walks every value of a record: those of format 4 included, and a node after them still reached. */
     @Test
     void theCollectorReadsPastTheJdkValueClasses() {
@@ -333,7 +389,8 @@ class TypesRoundTripTest {
                 Node n = new Node("holder");
                 n.any(new Object[] {Locale.JAPAN, legacyLocale("en", "US", "a b"), Currency.getInstance("EUR"),
                         URI.create("urn:x"), fileUrl("/tmp/u"), Path.of("/tmp/p"), new File("f"), Pattern.compile("p"),
-                        StandardCharsets.UTF_8, properties(Map.of("k", "v")), new Node("after them")});
+                        StandardCharsets.UTF_8, properties(Map.of("k", "v")), new java.util.Date(3),
+                        new java.util.BitSet(), new Node("after them")});
                 store.persist(n, "holder");
                 store.persist(new Node("garbage"), "g");
             });
@@ -345,7 +402,7 @@ class TypesRoundTripTest {
         try (PersistentStore store = TestStores.open(uri)) {
             Object[] back = (Object[]) store.fetch("holder", Node.class).any();
             assertEquals(Locale.JAPAN, back[0]);
-            assertEquals("after them", ((Node) back[10]).name());
+            assertEquals("after them", ((Node) back[12]).name());
         }
     }
 
