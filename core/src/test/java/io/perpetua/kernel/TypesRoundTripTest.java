@@ -416,6 +416,7 @@ class TypesRoundTripTest {
                 store.persist(new ArrayList<>(List.of(1, 2)), "list");
                 store.persist(Locale.CANADA_FRENCH, "locale");
                 store.persist(Path.of("/srv/data"), "path");
+                store.persist(new java.util.concurrent.atomic.AtomicLong(5), "counter");
             });
         }
         try (PersistentStore store = TestStores.open(uri)) {
@@ -424,6 +425,7 @@ class TypesRoundTripTest {
             assertEquals(List.of(1, 2), store.fetch("list"));
             assertEquals(Locale.CANADA_FRENCH, store.fetch("locale"));
             assertEquals(Path.of("/srv/data"), store.fetch("path"));
+            assertEquals(5, ((java.util.concurrent.atomic.AtomicLong) store.fetch("counter")).get());
         }
     }
 
