@@ -5,9 +5,11 @@ import io.perpetua.kernel.ClassDescriptor.Kind;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.Date;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -33,6 +35,9 @@ import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The JDK containers the kernel stores itself (the agent cannot rewrite JDK classes): which
@@ -89,9 +94,8 @@ final class Containers {
         KINDS.put(Collections.unmodifiableSortedMap(new TreeMap<>()).getClass(), Kind.UNMODIFIABLE_SORTED_MAP);
         KINDS.put(Collections.unmodifiableNavigableMap(new TreeMap<>()).getClass(), Kind.UNMODIFIABLE_SORTED_MAP);
         KINDS.put(Arrays.asList(1).getClass(), Kind.FIXED_SIZE_LIST);
-        for (Class<?> c : List.of(java.util.Date.class, StringBuilder.class, StringBuffer.class,
-                java.util.concurrent.atomic.AtomicInteger.class, java.util.concurrent.atomic.AtomicLong.class,
-                java.util.concurrent.atomic.AtomicBoolean.class, java.util.BitSet.class)) {
+        for (Class<?> c : List.of(Date.class, StringBuilder.class, StringBuffer.class, AtomicInteger.class,
+                AtomicLong.class, AtomicBoolean.class, BitSet.class)) {
             KINDS.put(c, Kind.HOLDER);
         }
     }

@@ -32,10 +32,12 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.Currency;
+import java.util.Date;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
@@ -50,6 +52,9 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
@@ -568,24 +573,24 @@ final class RecordDecoder implements RecordReader {
         Class<?> type = classes.resolve(d.className);
         int end = in.readCount() + in.position();
         Object h;
-        if (type == java.util.Date.class) {
-            h = new java.util.Date(in.readSignedVarLong());
+        if (type == Date.class) {
+            h = new Date(in.readSignedVarLong());
         } else if (type == StringBuilder.class) {
             h = new StringBuilder(in.readString());
         } else if (type == StringBuffer.class) {
             h = new StringBuffer(in.readString());
-        } else if (type == java.util.concurrent.atomic.AtomicInteger.class) {
-            h = new java.util.concurrent.atomic.AtomicInteger(in.readSignedVarInt());
-        } else if (type == java.util.concurrent.atomic.AtomicLong.class) {
-            h = new java.util.concurrent.atomic.AtomicLong(in.readSignedVarLong());
-        } else if (type == java.util.concurrent.atomic.AtomicBoolean.class) {
-            h = new java.util.concurrent.atomic.AtomicBoolean(in.readByte() != 0);
-        } else if (type == java.util.BitSet.class) {
+        } else if (type == AtomicInteger.class) {
+            h = new AtomicInteger(in.readSignedVarInt());
+        } else if (type == AtomicLong.class) {
+            h = new AtomicLong(in.readSignedVarLong());
+        } else if (type == AtomicBoolean.class) {
+            h = new AtomicBoolean(in.readByte() != 0);
+        } else if (type == BitSet.class) {
             long[] words = new long[in.readCount()];
             for (int i = 0; i < words.length; i++) {
                 words[i] = in.readFixedLong();
             }
-            h = java.util.BitSet.valueOf(words);
+            h = BitSet.valueOf(words);
         } else {
             throw new IncompatibleClassChangeException(d.className, null, "not a holder Perpetua stores");
         }

@@ -30,10 +30,12 @@ import java.time.YearMonth;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.BitSet;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.Currency;
+import java.util.Date;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Locale;
@@ -42,7 +44,11 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
 
 /**
@@ -195,7 +201,7 @@ final class RecordEncoder implements RecordWriter {
                 if (Containers.sorted(Containers.storedClass(c))) {
                     value(Containers.comparator(c), "comparator", 0);
                 }
-                if (c instanceof java.util.Properties p) {
+                if (c instanceof Properties p) {
                     checkNoDefaults(p);
                 }
                 entries((Map<?, ?>) c);
@@ -241,22 +247,24 @@ final class RecordEncoder implements RecordWriter {
      */
     private void holder(Object h) {
         int start = out.length();
-        if (h instanceof java.util.Date d) {
+        if (h instanceof Date d) {
             out.writeSignedVarLong(d.getTime());
         } else if (h instanceof StringBuilder || h instanceof StringBuffer) {
             out.writeString(h.toString());
-        } else if (h instanceof java.util.concurrent.atomic.AtomicInteger a) {
+        } else if (h instanceof AtomicInteger a) {
             out.writeSignedVarInt(a.get());
-        } else if (h instanceof java.util.concurrent.atomic.AtomicLong a) {
+        } else if (h instanceof AtomicLong a) {
             out.writeSignedVarLong(a.get());
-        } else if (h instanceof java.util.concurrent.atomic.AtomicBoolean a) {
+        } else if (h instanceof AtomicBoolean a) {
             out.writeByte(a.get() ? 1 : 0);
-        } else {
-            long[] words = ((java.util.BitSet) h).toLongArray();
+        } else if (h instanceof BitSet b) {
+            long[] words = b.toLongArray();
             out.writeVarInt(words.length);
             for (long w : words) {
                 out.writeFixedLong(w);
             }
+        } else {
+            throw new IllegalStateException("not a holder: " + h.getClass().getName()); // Containers lists no other
         }
         out.insertVarInt(start, out.length() - start);
     }
@@ -266,10 +274,10 @@ final class RecordEncoder implements RecordWriter {
      * {@code Properties} in a protected field that no method returns, so one that has any is
      * refused rather than stored without them.
      */
-    private void checkNoDefaults(java.util.Properties p) {
+    private void checkNoDefaults(Properties p) {
         for (String name : p.stringPropertyNames()) {
             if (!p.containsKey(name)) {
-                throw new NotPersistableException(java.util.Properties.class.getName(), path.render(),
+                throw new NotPersistableException(Properties.class.getName(), path.render(),
                         "it has defaults (property \"" + name + "\"), which Perpetua cannot read to store;"
                                 + " copy them into it with putAll, or store the defaults as a Properties of their own");
             }
@@ -857,7 +865,7 @@ final class RecordEncoder implements RecordWriter {
      *         {@code Date} to it), or why there is nothing to store
      */
     private static String storableInstead(Class<?> c) {
-        if (java.util.Date.class.isAssignableFrom(c)) {
+        if (Date.class.isAssignableFrom(c)) {
             return "a mutable date: store an Instant, from toInstant(), or a java.time value";
         } else if (CharSequence.class.isAssignableFrom(c)) {
             return "a mutable string: store a String";
