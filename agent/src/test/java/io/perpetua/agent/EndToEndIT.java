@@ -183,6 +183,10 @@ class EndToEndIT {
                         Properties properties;
                         Date date;
                         StringBuilder text;
+                        java.sql.Timestamp stamp;
+                        List<String> synced;
+                        java.util.concurrent.atomic.AtomicReference<Holder> self;
+                        Map.Entry<String, Integer> entry;
                     }
                     @SuppressWarnings("deprecation")
                     public static void main(String[] args) throws Exception {
@@ -202,13 +206,20 @@ class EndToEndIT {
                                 h.properties.setProperty("k", "v");
                                 h.date = new Date(86_400_000L);
                                 h.text = new StringBuilder("built");
+                                h.stamp = new java.sql.Timestamp(1000);
+                                h.stamp.setNanos(1234);
+                                h.synced = Collections.synchronizedList(new ArrayList<>(List.of("s")));
+                                h.self = new java.util.concurrent.atomic.AtomicReference<>(h);
+                                h.entry = Map.entry("e", 5);
                                 store.inTransaction(() -> store.persist(h, "h"));
                             } else {
                                 Holder h = store.fetch("h", Holder.class);
                                 System.out.println("read " + h.tagged + "|" + h.legacy + "|" + h.currency + "|" + h.uri
                                         + "|" + h.url + "|" + h.path + "|" + h.file + "|" + h.pattern.pattern() + "/"
                                         + h.pattern.flags() + "|" + h.charset + "|" + h.properties + "|"
-                                        + h.date.getTime() + "|" + h.text);
+                                        + h.date.getTime() + "|" + h.text + "|" + h.stamp.getTime() + "/"
+                                        + h.stamp.getNanos() + "|" + h.synced + " " + h.synced.getClass().getSimpleName()
+                                        + "|" + (h.self.get() == h) + "|" + h.entry);
                             }
                         }
                     }
@@ -225,7 +236,8 @@ class EndToEndIT {
         Run read = java(reader, List.of(agent("failFast")), cp, "vals.Vals", store, "read");
         assertEquals(0, read.exit(), read::toString);
         assertTrue(read.out().contains("read de_CH_#u-nu-latn|no_NO_NY|JPY|urn:isbn:0451450523|file:/srv/a%20b.txt"
-                + "|/srv/data|rel/f|a.b/32|ISO-8859-1|{k=v}|86400000|built"), read::toString);
+                + "|/srv/data|rel/f|a.b/32|ISO-8859-1|{k=v}|86400000|built|1000/1234|[s] SynchronizedRandomAccessList"
+                + "|true|e=5"), read::toString);
     }
 
     private static Run javac(Path jdk, String release, String classPath, Path out, Path... sources) throws Exception {

@@ -50,7 +50,23 @@ final class ClassDescriptor {
          * {@code AtomicBoolean}, {@code BitSet}): varint length, then the value as the class's
          * own layout (see {@code RecordEncoder#holder}). Record format 4.
          */
-        HOLDER(20);
+        HOLDER(20),
+        /**
+         * {@code AtomicReference}: a holder whose one value may be a reference, so it is made
+         * empty and then filled, like a collection, and the collector reads the value. Record
+         * format 5.
+         */
+        ATOMIC_REFERENCE(21),
+        /**
+         * {@code Map.entry} and {@code AbstractMap.SimpleImmutableEntry}: key, then value, built
+         * with both. Record format 5.
+         */
+        IMMUTABLE_ENTRY(22),
+        /**
+         * {@code AbstractMap.SimpleEntry}: key, then value. Made with its key and then given its
+         * value, which {@code setValue} changes in place. Record format 5.
+         */
+        ENTRY(23);
 
         final int code;
 

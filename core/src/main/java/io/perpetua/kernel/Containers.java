@@ -2,6 +2,7 @@ package io.perpetua.kernel;
 
 import io.perpetua.kernel.ClassDescriptor.Kind;
 
+import java.util.AbstractMap;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -38,6 +39,7 @@ import java.util.concurrent.CopyOnWriteArraySet;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The JDK containers the kernel stores itself (the agent cannot rewrite JDK classes): which
@@ -58,23 +60,45 @@ final class Containers {
      * (TypesRoundTripTest reads back one of each).
      */
     private static final Map<Class<?>, Kind> KINDS = new HashMap<>();
+    /*
+     * The classes of Collections.synchronized*: stored as the mutable collection or map they
+     * show, and read back as the same wrapper around a new one (an ArrayList, LinkedList,
+     * LinkedHashSet, TreeSet, LinkedHashMap or TreeMap). The wrapped collection is private to
+     * the wrapper, so a program that also holds it gets two after reload, as with the
+     * unmodifiable views.
+     */
+    private static final Class<?> SYNCHRONIZED_COLLECTION = Collections.synchronizedCollection(new ArrayList<>()).getClass();
+    private static final Class<?> SYNCHRONIZED_LIST = Collections.synchronizedList(new LinkedList<>()).getClass();
+    private static final Class<?> SYNCHRONIZED_RANDOM_ACCESS_LIST = Collections.synchronizedList(new ArrayList<>()).getClass();
+    private static final Class<?> SYNCHRONIZED_SET = Collections.synchronizedSet(new HashSet<>()).getClass();
+    private static final Class<?> SYNCHRONIZED_SORTED_SET = Collections.synchronizedSortedSet(new TreeSet<>()).getClass();
+    private static final Class<?> SYNCHRONIZED_NAVIGABLE_SET = Collections.synchronizedNavigableSet(new TreeSet<>()).getClass();
+    private static final Class<?> SYNCHRONIZED_MAP = Collections.synchronizedMap(new HashMap<>()).getClass();
+    private static final Class<?> SYNCHRONIZED_SORTED_MAP = Collections.synchronizedSortedMap(new TreeMap<>()).getClass();
+    private static final Class<?> SYNCHRONIZED_NAVIGABLE_MAP = Collections.synchronizedNavigableMap(new TreeMap<>()).getClass();
+    private static final Set<Class<?>> SYNCHRONIZED = Set.of(SYNCHRONIZED_COLLECTION, SYNCHRONIZED_LIST,
+            SYNCHRONIZED_RANDOM_ACCESS_LIST, SYNCHRONIZED_SET, SYNCHRONIZED_SORTED_SET, SYNCHRONIZED_NAVIGABLE_SET,
+            SYNCHRONIZED_MAP, SYNCHRONIZED_SORTED_MAP, SYNCHRONIZED_NAVIGABLE_MAP);
     /** Mutable collections and maps whose order is given by a comparator (null: natural order). */
     private static final Set<Class<?>> SORTED = Set.of(TreeSet.class, ConcurrentSkipListSet.class, PriorityQueue.class,
-            TreeMap.class, ConcurrentSkipListMap.class);
+            TreeMap.class, ConcurrentSkipListMap.class, SYNCHRONIZED_SORTED_SET, SYNCHRONIZED_NAVIGABLE_SET,
+            SYNCHRONIZED_SORTED_MAP, SYNCHRONIZED_NAVIGABLE_MAP);
 
     static {
         for (Class<?> c : List.of(ArrayList.class, LinkedList.class, ArrayDeque.class, HashSet.class,
                 LinkedHashSet.class, Vector.class, Stack.class, CopyOnWriteArrayList.class, CopyOnWriteArraySet.class,
                 ConcurrentLinkedQueue.class, ConcurrentLinkedDeque.class, TreeSet.class, ConcurrentSkipListSet.class,
-                PriorityQueue.class)) {
+                PriorityQueue.class, SYNCHRONIZED_COLLECTION, SYNCHRONIZED_LIST, SYNCHRONIZED_RANDOM_ACCESS_LIST,
+                SYNCHRONIZED_SET, SYNCHRONIZED_SORTED_SET, SYNCHRONIZED_NAVIGABLE_SET)) {
             KINDS.put(c, Kind.COLLECTION);
         }
         for (Class<?> c : List.of(HashMap.class, LinkedHashMap.class, Hashtable.class, Properties.class,
-                ConcurrentHashMap.class, IdentityHashMap.class, TreeMap.class, ConcurrentSkipListMap.class)) {
+                ConcurrentHashMap.class, IdentityHashMap.class, TreeMap.class, ConcurrentSkipListMap.class,
+                SYNCHRONIZED_MAP, SYNCHRONIZED_SORTED_MAP, SYNCHRONIZED_NAVIGABLE_MAP)) {
             KINDS.put(c, Kind.MAP);
         }
         for (List<?> l : List.of(List.of(), List.of(1), List.of(1, 2, 3), Collections.emptyList(),
-                Collections.singletonList(1), Arrays.asList(1, 2).stream().toList())) {
+                Collections.singletonList(1), Arrays.asList(1, 2).stream().toList(), Collections.nCopies(2, 1))) {
             KINDS.put(l.getClass(), Kind.IMMUTABLE_LIST);
         }
         for (Set<?> s : List.of(Set.of(), Set.of(1), Set.of(1, 2, 3), Collections.emptySet(), Collections.singleton(1))) {
@@ -98,6 +122,10 @@ final class Containers {
                 AtomicLong.class, AtomicBoolean.class, BitSet.class)) {
             KINDS.put(c, Kind.HOLDER);
         }
+        KINDS.put(AtomicReference.class, Kind.ATOMIC_REFERENCE);
+        KINDS.put(Map.entry(1, 1).getClass(), Kind.IMMUTABLE_ENTRY);
+        KINDS.put(AbstractMap.SimpleImmutableEntry.class, Kind.IMMUTABLE_ENTRY);
+        KINDS.put(AbstractMap.SimpleEntry.class, Kind.ENTRY);
     }
 
     /**
@@ -134,6 +162,18 @@ final class Containers {
             return new ConcurrentSkipListSet<>(comparator);
         } else if (stored == PriorityQueue.class) {
             return new PriorityQueue<>(comparator);
+        } else if (stored == SYNCHRONIZED_RANDOM_ACCESS_LIST) {
+            return Collections.synchronizedList(new ArrayList<>());
+        } else if (stored == SYNCHRONIZED_LIST) {
+            return Collections.synchronizedList(new LinkedList<>());
+        } else if (stored == SYNCHRONIZED_COLLECTION) {
+            return Collections.synchronizedCollection(new ArrayList<>());
+        } else if (stored == SYNCHRONIZED_SET) {
+            return Collections.synchronizedSet(new LinkedHashSet<>());
+        } else if (stored == SYNCHRONIZED_SORTED_SET) {
+            return Collections.synchronizedSortedSet(new TreeSet<>(comparator));
+        } else if (stored == SYNCHRONIZED_NAVIGABLE_SET) {
+            return Collections.synchronizedNavigableSet(new TreeSet<>(comparator));
         }
         return null;
     }
@@ -159,6 +199,12 @@ final class Containers {
             return new IdentityHashMap<>();
         } else if (stored == ConcurrentSkipListMap.class) {
             return new ConcurrentSkipListMap<>(comparator);
+        } else if (stored == SYNCHRONIZED_MAP) {
+            return Collections.synchronizedMap(new LinkedHashMap<>());
+        } else if (stored == SYNCHRONIZED_SORTED_MAP) {
+            return Collections.synchronizedSortedMap(new TreeMap<>(comparator));
+        } else if (stored == SYNCHRONIZED_NAVIGABLE_MAP) {
+            return Collections.synchronizedNavigableMap(new TreeMap<>(comparator));
         }
         return null;
     }
@@ -182,19 +228,22 @@ final class Containers {
         if (o instanceof EnumSet) {
             return Kind.ENUM_SET;
         }
+        if (o instanceof Date d && SqlTimes.is(d)) {
+            return Kind.HOLDER;
+        }
         return c == EnumMap.class ? Kind.ENUM_MAP : null;
     }
 
     /** @return true for kinds whose contents can change after creation (checked at commit) */
     static boolean mutable(Kind kind) {
         return kind != Kind.IMMUTABLE_LIST && kind != Kind.IMMUTABLE_SET && kind != Kind.IMMUTABLE_MAP
-                && kind != Kind.VALUE;
+                && kind != Kind.IMMUTABLE_ENTRY && kind != Kind.VALUE;
     }
 
     /** @return true for kinds created empty and then filled, so cycles through them are fine */
     static boolean fillable(Kind kind) {
         return kind == Kind.ARRAY || kind == Kind.COLLECTION || kind == Kind.MAP || kind == Kind.ENUM_SET
-                || kind == Kind.ENUM_MAP;
+                || kind == Kind.ENUM_MAP || kind == Kind.ATOMIC_REFERENCE || kind == Kind.ENTRY;
     }
 
     /** @return the comparator of a sorted container, or null for natural order or an unsorted one */
@@ -219,7 +268,8 @@ final class Containers {
      */
     private static final Set<Class<?>> POSITIONAL = Set.of(ArrayList.class, LinkedList.class, ArrayDeque.class,
             Vector.class, Stack.class, CopyOnWriteArrayList.class, ConcurrentLinkedQueue.class,
-            ConcurrentLinkedDeque.class, IdentityHashMap.class);
+            ConcurrentLinkedDeque.class, IdentityHashMap.class, SYNCHRONIZED_COLLECTION, SYNCHRONIZED_LIST,
+            SYNCHRONIZED_RANDOM_ACCESS_LIST);
 
     /** @return true if adding to a container of this stored class calls the elements' (or keys') own methods */
     static boolean addingRunsElementCode(Class<?> stored) {
@@ -228,6 +278,14 @@ final class Containers {
 
     static boolean sorted(Class<?> c) {
         return SORTED.contains(c);
+    }
+
+    /**
+     * @return true for a {@code Collections.synchronized*} wrapper: its contents are read while
+     *         holding its lock, as its Javadoc asks of whoever iterates over it
+     */
+    static boolean synchronizedWrapper(Class<?> c) {
+        return SYNCHRONIZED.contains(c);
     }
 
     /**

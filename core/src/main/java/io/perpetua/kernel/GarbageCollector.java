@@ -299,6 +299,8 @@ final class GarbageCollector {
                 values(2 * in.readCount());
             }
             case HOLDER -> in.skip(in.readCount()); // a value: no reference in it
+            case ATOMIC_REFERENCE -> value();
+            case IMMUTABLE_ENTRY, ENTRY -> values(2);
             case VALUE -> value();
             default -> throw new ByteIn.MalformedRecord(d + " does not describe a container");
         }

@@ -30,6 +30,7 @@ import java.time.YearMonth;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -55,6 +56,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 
 /**
@@ -525,7 +527,7 @@ final class RecordDecoder implements RecordReader {
                 fillArray(a, Array.getLength(a));
                 return a;
             }
-            case COLLECTION, MAP: {
+            case COLLECTION, MAP, ATOMIC_REFERENCE, ENTRY: {
                 Object c = shell(d);
                 register.accept(c);
                 fillShell(c, d);
@@ -554,7 +556,7 @@ final class RecordDecoder implements RecordReader {
             }
             case IMMUTABLE_LIST, IMMUTABLE_SET, IMMUTABLE_MAP, UNMODIFIABLE_LIST, UNMODIFIABLE_SET,
                     UNMODIFIABLE_COLLECTION, UNMODIFIABLE_SORTED_SET, UNMODIFIABLE_MAP, UNMODIFIABLE_SORTED_MAP,
-                    FIXED_SIZE_LIST:
+                    FIXED_SIZE_LIST, IMMUTABLE_ENTRY:
                 return builtFromElements(d);
             case VALUE:
                 return value();
@@ -585,6 +587,8 @@ final class RecordDecoder implements RecordReader {
             h = new AtomicLong(in.readSignedVarLong());
         } else if (type == AtomicBoolean.class) {
             h = new AtomicBoolean(in.readByte() != 0);
+        } else if (SqlTimes.NAMES.contains(d.className)) {
+            h = SqlTimes.read(type, in);
         } else if (type == BitSet.class) {
             long[] words = new long[in.readCount()];
             for (int i = 0; i < words.length; i++) {
@@ -633,6 +637,17 @@ final class RecordDecoder implements RecordReader {
                 return Collections.unmodifiableNavigableMap(entries(new TreeMap<>((Comparator<Object>) value())));
             case FIXED_SIZE_LIST:
                 return Arrays.asList(elements().toArray());
+            case IMMUTABLE_ENTRY: {
+                Object k = value();
+                Object v = value();
+                if (!d.className.equals(AbstractMap.SimpleImmutableEntry.class.getName())) { // Map.entry's class
+                    if (k == null || v == null) {
+                        throw new ByteIn.MalformedRecord("a stored Map.entry holds a null");
+                    }
+                    return Map.entry(k, v);
+                }
+                return new AbstractMap.SimpleImmutableEntry<>(k, v);
+            }
             default:
                 throw new ByteIn.MalformedRecord(d + " does not describe a container");
         }
@@ -665,6 +680,10 @@ final class RecordDecoder implements RecordReader {
                 }
                 return m;
             }
+            case ATOMIC_REFERENCE:
+                return new AtomicReference<>();
+            case ENTRY:
+                return new AbstractMap.SimpleEntry<>(value(), null); // the key: fixed when it is made
             default:
                 return null;
         }
@@ -685,6 +704,14 @@ final class RecordDecoder implements RecordReader {
     void fillShell(Object shell, ClassDescriptor d) {
         if (d.kind == Kind.ARRAY) {
             fillArray(shell, Array.getLength(shell));
+            return;
+        }
+        if (d.kind == Kind.ATOMIC_REFERENCE) {
+            ((AtomicReference<Object>) shell).set(value());
+            return;
+        }
+        if (d.kind == Kind.ENTRY) {
+            ((AbstractMap.SimpleEntry<Object, Object>) shell).setValue(value());
             return;
         }
         // the class shell() made it of: no second lookup of the stored name
@@ -835,6 +862,41 @@ final class RecordDecoder implements RecordReader {
     }
 
     /**
+     * Sets a holder (of a class {@link #holder} reads, an {@code AtomicReference} or a
+     * {@code SimpleEntry}) to what its decoded copy holds.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void restoreHolder(Object target, Object copy) {
+        if (target instanceof Date d) {
+            d.setTime(((Date) copy).getTime());
+            if (target.getClass() != Date.class) {
+                SqlTimes.copyNanos((Date) copy, d);
+            }
+        } else if (target instanceof StringBuilder b) {
+            b.setLength(0);
+            b.append((StringBuilder) copy);
+        } else if (target instanceof StringBuffer b) {
+            b.setLength(0);
+            b.append((StringBuffer) copy);
+        } else if (target instanceof AtomicInteger a) {
+            a.set(((AtomicInteger) copy).get());
+        } else if (target instanceof AtomicLong a) {
+            a.set(((AtomicLong) copy).get());
+        } else if (target instanceof AtomicBoolean a) {
+            a.set(((AtomicBoolean) copy).get());
+        } else if (target instanceof BitSet b) {
+            b.clear();
+            b.or((BitSet) copy);
+        } else if (target instanceof AtomicReference r) {
+            r.set(((AtomicReference) copy).get());
+        } else if (target instanceof AbstractMap.SimpleEntry e) {
+            e.setValue(((AbstractMap.SimpleEntry) copy).getValue()); // its key never changes
+        } else {
+            throw new IllegalStateException("not a holder: " + target.getClass().getName()); // Containers lists no other
+        }
+    }
+
+    /**
      * Puts the contents of a decoded copy back into the original container, for abort.
      * @return false if the container cannot be restored in place (an immutable view)
      */
@@ -842,6 +904,11 @@ final class RecordDecoder implements RecordReader {
     static boolean restoreInto(Object target, Object copy) {
         if (target.getClass().isArray()) {
             System.arraycopy(copy, 0, target, 0, Array.getLength(target));
+            return true;
+        }
+        Kind kind = Containers.kindOf(target);
+        if (kind == Kind.HOLDER || kind == Kind.ATOMIC_REFERENCE || kind == Kind.ENTRY) {
+            restoreHolder(target, copy);
             return true;
         }
         try {

@@ -49,6 +49,7 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 
 /**
@@ -189,6 +190,17 @@ final class RecordEncoder implements RecordWriter {
                 ? classes.descriptor(Kind.VALUE, "value", java.util.List.of())
                 : classes.descriptor(kind, Containers.storedClass(c));
         out.writeVarInt(d.id);
+        if ((kind == Kind.COLLECTION || kind == Kind.MAP) && Containers.synchronizedWrapper(c.getClass())) {
+            synchronized (c) { // the wrapper's own lock, which guards what it wraps
+                body(c, kind);
+            }
+        } else {
+            body(c, kind);
+        }
+    }
+
+    /** Writes a container's body: {@code RecordDecoder#container} reads it. */
+    private void body(Object c, Kind kind) {
         switch (kind) {
             case ARRAY -> array(c);
             case COLLECTION -> {
@@ -237,6 +249,12 @@ final class RecordEncoder implements RecordWriter {
             }
             case VALUE -> value(c, null, 0);
             case HOLDER -> holder(c);
+            case ATOMIC_REFERENCE -> value(((AtomicReference<?>) c).get(), "get()", 0);
+            case IMMUTABLE_ENTRY, ENTRY -> {
+                Map.Entry<?, ?> e = (Map.Entry<?, ?>) c;
+                value(e.getKey(), "getKey()", 0);
+                value(e.getValue(), "getValue()", 0);
+            }
             default -> throw new IllegalStateException("not a container kind: " + kind);
         }
     }
@@ -247,8 +265,10 @@ final class RecordEncoder implements RecordWriter {
      */
     private void holder(Object h) {
         int start = out.length();
-        if (h instanceof Date d) {
-            out.writeSignedVarLong(d.getTime());
+        if (h.getClass() == Date.class) {
+            out.writeSignedVarLong(((Date) h).getTime());
+        } else if (h instanceof Date d) { // Containers gives no other Date subclass this kind
+            SqlTimes.write(d, out);
         } else if (h instanceof StringBuilder || h instanceof StringBuffer) {
             out.writeString(h.toString());
         } else if (h instanceof AtomicInteger a) {
@@ -861,13 +881,11 @@ final class RecordEncoder implements RecordWriter {
 
     /**
      * @return what to store instead of an instance of a JDK class Perpetua does not store (the
-     *         holders it stores are exact classes: a {@code java.sql.Timestamp} is not a
-     *         {@code Date} to it), or why there is nothing to store
+     *         holders it stores are exact classes: a {@code CharBuffer} is not a {@code String}
+     *         to it), or why there is nothing to store
      */
     private static String storableInstead(Class<?> c) {
-        if (Date.class.isAssignableFrom(c)) {
-            return "a mutable date: store an Instant, from toInstant(), or a java.time value";
-        } else if (CharSequence.class.isAssignableFrom(c)) {
+        if (CharSequence.class.isAssignableFrom(c)) {
             return "a mutable string: store a String";
         } else if (c.getName().startsWith("java.util.concurrent.atomic.")) {
             return "an atomic holder: store its value in a field, written under the program's own lock";

@@ -17,6 +17,12 @@ package io.perpetua.kernel;
  *       {@link Tag#CHARSET}), and holder containers ({@code Date}, {@code StringBuilder},
  *       the atomic numbers, {@code BitSet}: {@link ClassDescriptor.Kind#HOLDER}). Format 4
  *       reads format 1 to 3 records.</li>
+ *   <li>5: also {@code java.sql.Timestamp}, {@code java.sql.Date} and {@code java.sql.Time} as
+ *       holders ({@link SqlTimes}), the {@code Collections.synchronized*} wrappers as mutable
+ *       collections and maps (class names a format 4 reader does not know), and
+ *       {@code AtomicReference} and the JDK's three {@code Map.Entry} classes
+ *       ({@link ClassDescriptor.Kind#ATOMIC_REFERENCE} to {@link ClassDescriptor.Kind#ENTRY}). Format 5 reads
+ *       format 1 to 4 records.</li>
  * </ul>
  *
  * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes
@@ -29,7 +35,7 @@ final class RecordFormat {
     /** What {@link io.perpetua.UnsupportedStoreFormatException} calls it. */
     static final String NAME = "record format";
     /** The format this version writes, and the newest it reads. */
-    static final int CURRENT = 4;
+    static final int CURRENT = 5;
     /** The format of a store that holds no format entry. */
     static final int UNMARKED = 1;
     /** What a format entry's bytes start with; a class descriptor starts with its version, 1. */

@@ -45,11 +45,8 @@ class NotPersistableTest {
 
     @Test
     void aJdkHolderPerpetuaDoesNotStoreIsRejectedWithWhatToStoreInstead() {
-        NotPersistableException e = assertRejected(new java.sql.Timestamp(0), java.sql.Timestamp.class.getName(),
-                "\"root\".next.children[1].any");
-        assertTrue(e.getMessage().contains("store an Instant"), e.getMessage());
-        e = assertRejected(new java.util.concurrent.atomic.AtomicReference<>("x"),
-                java.util.concurrent.atomic.AtomicReference.class.getName(), "\"root\".next.children[1].any");
+        NotPersistableException e = assertRejected(new java.util.concurrent.atomic.LongAdder(),
+                java.util.concurrent.atomic.LongAdder.class.getName(), "\"root\".next.children[1].any");
         assertTrue(e.getMessage().contains("store its value in a field"), e.getMessage());
         e = assertRejected(java.nio.CharBuffer.wrap("s"), java.nio.CharBuffer.wrap("s").getClass().getName(),
                 "\"root\".next.children[1].any");

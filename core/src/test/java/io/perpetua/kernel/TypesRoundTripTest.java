@@ -63,6 +63,7 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -172,7 +173,11 @@ class TypesRoundTripTest {
                 Arguments.of("Collections.unmodifiableList", Collections.unmodifiableList(new ArrayList<>(List.of(1, 2)))),
                 Arguments.of("Collections.unmodifiableMap", Collections.unmodifiableMap(new HashMap<>(Map.of("a", 1)))),
                 Arguments.of("Collections.unmodifiableSet", Collections.unmodifiableSet(new HashSet<>(Set.of(4)))),
-                Arguments.of("Arrays.asList", Arrays.asList("p", "q")));
+                Arguments.of("Arrays.asList", Arrays.asList("p", "q")),
+                Arguments.of("Collections.nCopies", Collections.nCopies(3, "n")),
+                Arguments.of("Map.entry", Map.entry("k", List.of(1))),
+                Arguments.of("SimpleImmutableEntry with a null", new java.util.AbstractMap.SimpleImmutableEntry<>("k", null)),
+                Arguments.of("SimpleEntry", new java.util.AbstractMap.SimpleEntry<>(null, 2)));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -188,6 +193,9 @@ class TypesRoundTripTest {
         }
         if (value instanceof TreeSet<?> s) {
             assertEquals(List.copyOf(s), List.copyOf((TreeSet<?>) back), "order is kept");
+        }
+        if (value instanceof Map.Entry<?, ?>) {
+            assertSame(value.getClass(), back.getClass(), "an entry comes back as its own class");
         }
         if (value instanceof ArrayList || value instanceof HashMap || value instanceof TreeMap
                 || value instanceof LinkedList || value instanceof HashSet || value instanceof EnumMap) {
@@ -224,7 +232,11 @@ class TypesRoundTripTest {
                 new java.util.PriorityQueue<>(three), new HashMap<>(two), new LinkedHashMap<>(two),
                 new java.util.Hashtable<>(two), new java.util.concurrent.ConcurrentHashMap<>(two),
                 new java.util.IdentityHashMap<>(two), new TreeMap<>(two), new java.util.concurrent.ConcurrentSkipListMap<>(two),
-                properties(Map.of("k", "1", "l", "2")))
+                properties(Map.of("k", "1", "l", "2")), Collections.synchronizedList(new ArrayList<>(three)),
+                Collections.synchronizedList(new LinkedList<>(three)), Collections.synchronizedCollection(new ArrayList<>(three)),
+                Collections.synchronizedSet(new HashSet<>(three)), Collections.synchronizedSortedSet(new TreeSet<>(three)),
+                Collections.synchronizedNavigableSet(new TreeSet<>(three)), Collections.synchronizedMap(new HashMap<>(two)),
+                Collections.synchronizedSortedMap(new TreeMap<>(two)), Collections.synchronizedNavigableMap(new TreeMap<>(two)))
                 .map(c -> Arguments.of(c.getClass().getSimpleName(), c));
     }
 
@@ -332,13 +344,24 @@ class TypesRoundTripTest {
         return Stream.of(new java.util.Date(-1_234_567L), new StringBuilder("héllo \uD83D\uDE00"),
                         new StringBuffer("buffer"), new java.util.concurrent.atomic.AtomicInteger(-7),
                         new java.util.concurrent.atomic.AtomicLong(Long.MIN_VALUE),
-                        new java.util.concurrent.atomic.AtomicBoolean(true), bits, new java.util.BitSet())
+                        new java.util.concurrent.atomic.AtomicBoolean(true), bits, new java.util.BitSet(),
+                        timestamp(-1_234_567L, 123_456_789), new java.sql.Date(86_400_000L * 365), new java.sql.Time(45_296_000L),
+                        new java.util.concurrent.atomic.AtomicReference<>(List.of("a", 1)))
                 .map(h -> Arguments.of(h.getClass().getSimpleName(), h));
     }
 
     /** What a holder holds, as a string: StringBuilder and the atomic classes do not override equals. */
     private static String held(Object h) {
+        if (h instanceof java.sql.Timestamp t) {
+            return "timestamp " + t.getTime() + " " + t.getNanos();
+        }
         return h instanceof java.util.Date d ? "date " + d.getTime() : h.getClass().getSimpleName() + " " + h;
+    }
+
+    private static java.sql.Timestamp timestamp(long millis, int nanos) {
+        java.sql.Timestamp t = new java.sql.Timestamp(millis);
+        t.setNanos(nanos);
+        return t;
     }
 
     @ParameterizedTest(name = "{0}")
@@ -383,7 +406,116 @@ class TypesRoundTripTest {
         }
     }
 
-    /** The collector walks every value of a record: those of format 4 included, and a node after them still reached. */
+    /**
+     * An abort puts back what a transaction changed in place in a holder or a synchronized
+     * wrapper, as in any other container: the program sees the committed value again, and the
+     * next commit does not write the aborted change.
+     */
+    @Test
+    void anAbortPutsBackHoldersAndWrappersChangedInPlace() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("holder");
+                n.any(new Object[] {new java.util.Date(1000), new StringBuilder("a"), new java.util.concurrent.atomic.AtomicInteger(1),
+                        new java.util.BitSet(), timestamp(1000, 5), Collections.synchronizedList(new ArrayList<>(List.of("a"))),
+                        Collections.synchronizedMap(new HashMap<>(Map.of("k", 1))),
+                        new java.util.concurrent.atomic.AtomicReference<>("r")});
+                store.persist(n, "holder");
+            });
+            Object[] held = (Object[]) store.fetch("holder", Node.class).any();
+            String committed = describe(held);
+            store.beginTransaction();
+            ((java.util.Date) held[0]).setTime(2000);
+            ((StringBuilder) held[1]).append("b");
+            ((java.util.concurrent.atomic.AtomicInteger) held[2]).set(2);
+            ((java.util.BitSet) held[3]).set(3);
+            ((java.sql.Timestamp) held[4]).setNanos(6);
+            @SuppressWarnings("unchecked") List<String> list = (List<String>) held[5];
+            list.add("b");
+            @SuppressWarnings("unchecked") Map<String, Integer> map = (Map<String, Integer>) held[6];
+            map.put("l", 2);
+            @SuppressWarnings("unchecked") java.util.concurrent.atomic.AtomicReference<String> ref =
+                    (java.util.concurrent.atomic.AtomicReference<String>) held[7];
+            ref.set("s");
+            assertNotEquals(committed, describe(held));
+            store.abortTransaction();
+            assertEquals(committed, describe(held), "the program sees the committed values again");
+            store.inTransaction(() -> store.persist(new Node("another"), "another"));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] back = (Object[]) store.fetch("holder", Node.class).any();
+            assertEquals("date 1000|StringBuilder a|AtomicInteger 1|BitSet {}|timestamp 1000 5|SynchronizedRandomAccessList [a]"
+                    + "|SynchronizedMap {k=1}|AtomicReference r", describe(back), "nothing aborted was written by the next commit");
+        }
+    }
+
+    /**
+     * An AtomicReference holds a reference: to an object of the store, shared and in a cycle
+     * through it, and what set() puts in it is saved.
+     */
+    @Test
+    void anAtomicReferenceHoldsObjectsOfTheStoreAndCycles() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("start");
+                java.util.concurrent.atomic.AtomicReference<Object> ref = new java.util.concurrent.atomic.AtomicReference<>(n);
+                n.any(new Object[] {ref, ref});
+                store.persist(n, "start");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node n = store.fetch("start", Node.class);
+            Object[] refs = (Object[]) n.any();
+            assertSame(refs[0], refs[1], "one AtomicReference held twice is one after a reload");
+            @SuppressWarnings("unchecked") java.util.concurrent.atomic.AtomicReference<Object> ref =
+                    (java.util.concurrent.atomic.AtomicReference<Object>) refs[0];
+            assertSame(n, ref.get(), "the cycle through it comes back as a cycle");
+            store.inTransaction(() -> ref.set(new Node("set later")));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] refs = (Object[]) store.fetch("start", Node.class).any();
+            assertEquals("set later", ((Node) ((java.util.concurrent.atomic.AtomicReference<?>) refs[0]).get()).name());
+        }
+    }
+
+    /** A SimpleEntry's setValue is saved, and undone by an abort; a Map.entry holds an object of the store. */
+    @Test
+    void entriesHoldObjectsAndASimpleEntryChangesInPlace() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("entries");
+                n.any(new Object[] {new java.util.AbstractMap.SimpleEntry<>("k", 1), Map.entry("node", new Node("in an entry"))});
+                store.persist(n, "entries");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] back = (Object[]) store.fetch("entries", Node.class).any();
+            @SuppressWarnings("unchecked") Map.Entry<String, Integer> e = (Map.Entry<String, Integer>) back[0];
+            assertEquals(Map.entry("k", 1), e);
+            assertEquals("in an entry", ((Node) ((Map.Entry<?, ?>) back[1]).getValue()).name());
+            store.beginTransaction();
+            e.setValue(3);
+            store.abortTransaction();
+            assertEquals(1, e.getValue(), "abort puts the value back");
+            store.inTransaction(() -> e.setValue(2));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] back = (Object[]) store.fetch("entries", Node.class).any();
+            assertEquals(Map.entry("k", 2), back[0]);
+        }
+    }
+
+    private static String describe(Object[] holders) {
+        return Arrays.stream(holders).map(TypesRoundTripTest::held).collect(java.util.stream.Collectors.joining("|"));
+    }
+
+    /**
+     * The collector walks every value of a record: those of formats 4 and 5 included, and a node
+     * after them, or inside a synchronized wrapper, still reached.
+     */
     @Test
     void theCollectorReadsPastTheJdkValueClasses() {
         String uri = TestStores.newUri();
@@ -393,7 +525,10 @@ class TypesRoundTripTest {
                 n.any(new Object[] {Locale.JAPAN, legacyLocale("en", "US", "a b"), Currency.getInstance("EUR"),
                         URI.create("urn:x"), fileUrl("/tmp/u"), Path.of("/tmp/p"), new File("f"), Pattern.compile("p"),
                         StandardCharsets.UTF_8, properties(Map.of("k", "v")), new java.util.Date(3),
-                        new java.util.BitSet(), new Node("after them")});
+                        new java.util.BitSet(), new Node("after them"), timestamp(4, 5),
+                        Collections.synchronizedList(new ArrayList<>(List.of(new Node("in a wrapper")))),
+                        Collections.synchronizedSortedMap(new TreeMap<>(Map.of("k", new Node("in a sorted wrapper")))),
+                        new java.util.concurrent.atomic.AtomicReference<>(new Node("in a reference"))});
                 store.persist(n, "holder");
                 store.persist(new Node("garbage"), "g");
             });
@@ -406,6 +541,9 @@ class TypesRoundTripTest {
             Object[] back = (Object[]) store.fetch("holder", Node.class).any();
             assertEquals(Locale.JAPAN, back[0]);
             assertEquals("after them", ((Node) back[12]).name());
+            assertEquals("in a wrapper", ((Node) ((List<?>) back[14]).get(0)).name());
+            assertEquals("in a sorted wrapper", ((Node) ((Map<?, ?>) back[15]).get("k")).name());
+            assertEquals("in a reference", ((Node) ((java.util.concurrent.atomic.AtomicReference<?>) back[16]).get()).name());
         }
     }
 
