@@ -66,7 +66,14 @@ final class ClassDescriptor {
          * {@code AbstractMap.SimpleEntry}: key, then value. Made with its key and then given its
          * value, which {@code setValue} changes in place. Record format 5.
          */
-        ENTRY(23);
+        ENTRY(23),
+        /**
+         * {@code Collections.synchronized*}: a reference to the collection or map it wraps (a
+         * container of its own, shared with whatever else holds it), read back as the same
+         * wrapper around it. Never changes: what it wraps is compared or tracked as itself.
+         * Record format 5.
+         */
+        SYNCHRONIZED(24);
 
         final int code;
 

@@ -61,11 +61,8 @@ final class Containers {
      */
     private static final Map<Class<?>, Kind> KINDS = new HashMap<>();
     /*
-     * The classes of Collections.synchronized*: stored as the mutable collection or map they
-     * show, and read back as the same wrapper around a new one (an ArrayList, LinkedList,
-     * LinkedHashSet, TreeSet, LinkedHashMap or TreeMap). The wrapped collection is private to
-     * the wrapper, so a program that also holds it gets two after reload, as with the
-     * unmodifiable views.
+     * The classes of Collections.synchronized* (Kind.SYNCHRONIZED): stored as a reference to the
+     * collection or map they wrap, read back as the same wrapper around it (see wrapped).
      */
     private static final Class<?> SYNCHRONIZED_COLLECTION = Collections.synchronizedCollection(new ArrayList<>()).getClass();
     private static final Class<?> SYNCHRONIZED_LIST = Collections.synchronizedList(new LinkedList<>()).getClass();
@@ -76,25 +73,19 @@ final class Containers {
     private static final Class<?> SYNCHRONIZED_MAP = Collections.synchronizedMap(new HashMap<>()).getClass();
     private static final Class<?> SYNCHRONIZED_SORTED_MAP = Collections.synchronizedSortedMap(new TreeMap<>()).getClass();
     private static final Class<?> SYNCHRONIZED_NAVIGABLE_MAP = Collections.synchronizedNavigableMap(new TreeMap<>()).getClass();
-    private static final Set<Class<?>> SYNCHRONIZED = Set.of(SYNCHRONIZED_COLLECTION, SYNCHRONIZED_LIST,
-            SYNCHRONIZED_RANDOM_ACCESS_LIST, SYNCHRONIZED_SET, SYNCHRONIZED_SORTED_SET, SYNCHRONIZED_NAVIGABLE_SET,
-            SYNCHRONIZED_MAP, SYNCHRONIZED_SORTED_MAP, SYNCHRONIZED_NAVIGABLE_MAP);
     /** Mutable collections and maps whose order is given by a comparator (null: natural order). */
     private static final Set<Class<?>> SORTED = Set.of(TreeSet.class, ConcurrentSkipListSet.class, PriorityQueue.class,
-            TreeMap.class, ConcurrentSkipListMap.class, SYNCHRONIZED_SORTED_SET, SYNCHRONIZED_NAVIGABLE_SET,
-            SYNCHRONIZED_SORTED_MAP, SYNCHRONIZED_NAVIGABLE_MAP);
+            TreeMap.class, ConcurrentSkipListMap.class);
 
     static {
         for (Class<?> c : List.of(ArrayList.class, LinkedList.class, ArrayDeque.class, HashSet.class,
                 LinkedHashSet.class, Vector.class, Stack.class, CopyOnWriteArrayList.class, CopyOnWriteArraySet.class,
                 ConcurrentLinkedQueue.class, ConcurrentLinkedDeque.class, TreeSet.class, ConcurrentSkipListSet.class,
-                PriorityQueue.class, SYNCHRONIZED_COLLECTION, SYNCHRONIZED_LIST, SYNCHRONIZED_RANDOM_ACCESS_LIST,
-                SYNCHRONIZED_SET, SYNCHRONIZED_SORTED_SET, SYNCHRONIZED_NAVIGABLE_SET)) {
+                PriorityQueue.class)) {
             KINDS.put(c, Kind.COLLECTION);
         }
         for (Class<?> c : List.of(HashMap.class, LinkedHashMap.class, Hashtable.class, Properties.class,
-                ConcurrentHashMap.class, IdentityHashMap.class, TreeMap.class, ConcurrentSkipListMap.class,
-                SYNCHRONIZED_MAP, SYNCHRONIZED_SORTED_MAP, SYNCHRONIZED_NAVIGABLE_MAP)) {
+                ConcurrentHashMap.class, IdentityHashMap.class, TreeMap.class, ConcurrentSkipListMap.class)) {
             KINDS.put(c, Kind.MAP);
         }
         for (List<?> l : List.of(List.of(), List.of(1), List.of(1, 2, 3), Collections.emptyList(),
@@ -123,6 +114,11 @@ final class Containers {
             KINDS.put(c, Kind.HOLDER);
         }
         KINDS.put(AtomicReference.class, Kind.ATOMIC_REFERENCE);
+        for (Class<?> c : List.of(SYNCHRONIZED_COLLECTION, SYNCHRONIZED_LIST, SYNCHRONIZED_RANDOM_ACCESS_LIST,
+                SYNCHRONIZED_SET, SYNCHRONIZED_SORTED_SET, SYNCHRONIZED_NAVIGABLE_SET, SYNCHRONIZED_MAP,
+                SYNCHRONIZED_SORTED_MAP, SYNCHRONIZED_NAVIGABLE_MAP)) {
+            KINDS.put(c, Kind.SYNCHRONIZED);
+        }
         KINDS.put(Map.entry(1, 1).getClass(), Kind.IMMUTABLE_ENTRY);
         KINDS.put(AbstractMap.SimpleImmutableEntry.class, Kind.IMMUTABLE_ENTRY);
         KINDS.put(AbstractMap.SimpleEntry.class, Kind.ENTRY);
@@ -162,18 +158,6 @@ final class Containers {
             return new ConcurrentSkipListSet<>(comparator);
         } else if (stored == PriorityQueue.class) {
             return new PriorityQueue<>(comparator);
-        } else if (stored == SYNCHRONIZED_RANDOM_ACCESS_LIST) {
-            return Collections.synchronizedList(new ArrayList<>());
-        } else if (stored == SYNCHRONIZED_LIST) {
-            return Collections.synchronizedList(new LinkedList<>());
-        } else if (stored == SYNCHRONIZED_COLLECTION) {
-            return Collections.synchronizedCollection(new ArrayList<>());
-        } else if (stored == SYNCHRONIZED_SET) {
-            return Collections.synchronizedSet(new LinkedHashSet<>());
-        } else if (stored == SYNCHRONIZED_SORTED_SET) {
-            return Collections.synchronizedSortedSet(new TreeSet<>(comparator));
-        } else if (stored == SYNCHRONIZED_NAVIGABLE_SET) {
-            return Collections.synchronizedNavigableSet(new TreeSet<>(comparator));
         }
         return null;
     }
@@ -199,12 +183,6 @@ final class Containers {
             return new IdentityHashMap<>();
         } else if (stored == ConcurrentSkipListMap.class) {
             return new ConcurrentSkipListMap<>(comparator);
-        } else if (stored == SYNCHRONIZED_MAP) {
-            return Collections.synchronizedMap(new LinkedHashMap<>());
-        } else if (stored == SYNCHRONIZED_SORTED_MAP) {
-            return Collections.synchronizedSortedMap(new TreeMap<>(comparator));
-        } else if (stored == SYNCHRONIZED_NAVIGABLE_MAP) {
-            return Collections.synchronizedNavigableMap(new TreeMap<>(comparator));
         }
         return null;
     }
@@ -237,7 +215,7 @@ final class Containers {
     /** @return true for kinds whose contents can change after creation (checked at commit) */
     static boolean mutable(Kind kind) {
         return kind != Kind.IMMUTABLE_LIST && kind != Kind.IMMUTABLE_SET && kind != Kind.IMMUTABLE_MAP
-                && kind != Kind.IMMUTABLE_ENTRY && kind != Kind.VALUE;
+                && kind != Kind.IMMUTABLE_ENTRY && kind != Kind.SYNCHRONIZED && kind != Kind.VALUE;
     }
 
     /** @return true for kinds created empty and then filled, so cycles through them are fine */
@@ -268,8 +246,7 @@ final class Containers {
      */
     private static final Set<Class<?>> POSITIONAL = Set.of(ArrayList.class, LinkedList.class, ArrayDeque.class,
             Vector.class, Stack.class, CopyOnWriteArrayList.class, ConcurrentLinkedQueue.class,
-            ConcurrentLinkedDeque.class, IdentityHashMap.class, SYNCHRONIZED_COLLECTION, SYNCHRONIZED_LIST,
-            SYNCHRONIZED_RANDOM_ACCESS_LIST);
+            ConcurrentLinkedDeque.class, IdentityHashMap.class);
 
     /** @return true if adding to a container of this stored class calls the elements' (or keys') own methods */
     static boolean addingRunsElementCode(Class<?> stored) {
@@ -281,11 +258,72 @@ final class Containers {
     }
 
     /**
-     * @return true for a {@code Collections.synchronized*} wrapper: its contents are read while
-     *         holding its lock, as its Javadoc asks of whoever iterates over it
+     * The collection or map a {@code Collections.synchronized*} wrapper wraps. No method returns
+     * it, but the wrapper's serialized form holds it, and a stream shows each object it writes
+     * to {@link java.io.ObjectOutputStream#replaceObject}: the first collection or map after the
+     * wrapper (or the wrapper its {@code writeReplace} makes) is the wrapped one, and the stream
+     * writes null in its place, so nothing it holds is serialized. The wrapper's
+     * {@code writeObject} holds the wrapper's lock meanwhile.
      */
-    static boolean synchronizedWrapper(Class<?> c) {
-        return SYNCHRONIZED.contains(c);
+    static Object wrapped(Object wrapper) {
+        try (WrappedFinder out = new WrappedFinder()) {
+            out.writeObject(wrapper);
+            if (out.found == null) {
+                throw new IllegalStateException("no wrapped collection in the serialized form of " + wrapper.getClass().getName());
+            }
+            return out.found;
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot find what a " + wrapper.getClass().getName() + " wraps", e);
+        }
+    }
+
+    /** See {@link #wrapped}. */
+    private static final class WrappedFinder extends java.io.ObjectOutputStream {
+        private Object root;
+        Object found;
+
+        WrappedFinder() throws java.io.IOException {
+            super(java.io.OutputStream.nullOutputStream());
+            enableReplaceObject(true);
+        }
+
+        @Override
+        protected Object replaceObject(Object o) {
+            if (root == null) {
+                root = o;
+            } else if (found == null && (o instanceof Collection || o instanceof Map)) {
+                found = o;
+                return null;
+            }
+            return o;
+        }
+    }
+
+    /**
+     * @return a new {@code Collections.synchronized*} wrapper of the stored class
+     *         {@code wrapper} around {@code wrapped}, or null if the class is not one or
+     *         {@code wrapped} is not of the interface it wraps
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static Object synchronizedWrapper(String wrapper, Object wrapped) {
+        if (wrapper.equals(SYNCHRONIZED_LIST.getName()) || wrapper.equals(SYNCHRONIZED_RANDOM_ACCESS_LIST.getName())) {
+            return wrapped instanceof List l ? Collections.synchronizedList(l) : null;
+        } else if (wrapper.equals(SYNCHRONIZED_COLLECTION.getName())) {
+            return wrapped instanceof Collection c ? Collections.synchronizedCollection(c) : null;
+        } else if (wrapper.equals(SYNCHRONIZED_NAVIGABLE_SET.getName())) {
+            return wrapped instanceof java.util.NavigableSet s ? Collections.synchronizedNavigableSet(s) : null;
+        } else if (wrapper.equals(SYNCHRONIZED_SORTED_SET.getName())) {
+            return wrapped instanceof java.util.SortedSet s ? Collections.synchronizedSortedSet(s) : null;
+        } else if (wrapper.equals(SYNCHRONIZED_SET.getName())) {
+            return wrapped instanceof Set s ? Collections.synchronizedSet(s) : null;
+        } else if (wrapper.equals(SYNCHRONIZED_NAVIGABLE_MAP.getName())) {
+            return wrapped instanceof java.util.NavigableMap m ? Collections.synchronizedNavigableMap(m) : null;
+        } else if (wrapper.equals(SYNCHRONIZED_SORTED_MAP.getName())) {
+            return wrapped instanceof java.util.SortedMap m ? Collections.synchronizedSortedMap(m) : null;
+        } else if (wrapper.equals(SYNCHRONIZED_MAP.getName())) {
+            return wrapped instanceof Map m ? Collections.synchronizedMap(m) : null;
+        }
+        return null;
     }
 
     /**

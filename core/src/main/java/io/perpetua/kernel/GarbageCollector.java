@@ -299,7 +299,7 @@ final class GarbageCollector {
                 values(2 * in.readCount());
             }
             case HOLDER -> in.skip(in.readCount()); // a value: no reference in it
-            case ATOMIC_REFERENCE -> value();
+            case ATOMIC_REFERENCE, SYNCHRONIZED -> value();
             case IMMUTABLE_ENTRY, ENTRY -> values(2);
             case VALUE -> value();
             default -> throw new ByteIn.MalformedRecord(d + " does not describe a container");

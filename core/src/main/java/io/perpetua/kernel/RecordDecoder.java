@@ -556,7 +556,7 @@ final class RecordDecoder implements RecordReader {
             }
             case IMMUTABLE_LIST, IMMUTABLE_SET, IMMUTABLE_MAP, UNMODIFIABLE_LIST, UNMODIFIABLE_SET,
                     UNMODIFIABLE_COLLECTION, UNMODIFIABLE_SORTED_SET, UNMODIFIABLE_MAP, UNMODIFIABLE_SORTED_MAP,
-                    FIXED_SIZE_LIST, IMMUTABLE_ENTRY:
+                    FIXED_SIZE_LIST, IMMUTABLE_ENTRY, SYNCHRONIZED:
                 return builtFromElements(d);
             case VALUE:
                 return value();
@@ -637,6 +637,15 @@ final class RecordDecoder implements RecordReader {
                 return Collections.unmodifiableNavigableMap(entries(new TreeMap<>((Comparator<Object>) value())));
             case FIXED_SIZE_LIST:
                 return Arrays.asList(elements().toArray());
+            case SYNCHRONIZED: {
+                Object wrapped = value();
+                Object w = wrapped == null ? null : Containers.synchronizedWrapper(d.className, wrapped);
+                if (w == null) {
+                    throw new ByteIn.MalformedRecord("a stored " + d.className + " wraps "
+                            + (wrapped == null ? "null" : "a " + wrapped.getClass().getName()));
+                }
+                return w;
+            }
             case IMMUTABLE_ENTRY: {
                 Object k = value();
                 Object v = value();

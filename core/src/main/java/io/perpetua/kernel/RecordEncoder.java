@@ -190,17 +190,6 @@ final class RecordEncoder implements RecordWriter {
                 ? classes.descriptor(Kind.VALUE, "value", java.util.List.of())
                 : classes.descriptor(kind, Containers.storedClass(c));
         out.writeVarInt(d.id);
-        if ((kind == Kind.COLLECTION || kind == Kind.MAP) && Containers.synchronizedWrapper(c.getClass())) {
-            synchronized (c) { // the wrapper's own lock, which guards what it wraps
-                body(c, kind);
-            }
-        } else {
-            body(c, kind);
-        }
-    }
-
-    /** Writes a container's body: {@code RecordDecoder#container} reads it. */
-    private void body(Object c, Kind kind) {
         switch (kind) {
             case ARRAY -> array(c);
             case COLLECTION -> {
@@ -250,6 +239,7 @@ final class RecordEncoder implements RecordWriter {
             case VALUE -> value(c, null, 0);
             case HOLDER -> holder(c);
             case ATOMIC_REFERENCE -> value(((AtomicReference<?>) c).get(), "get()", 0);
+            case SYNCHRONIZED -> value(Containers.wrapped(c), "(wrapped)", 0);
             case IMMUTABLE_ENTRY, ENTRY -> {
                 Map.Entry<?, ?> e = (Map.Entry<?, ?>) c;
                 value(e.getKey(), "getKey()", 0);

@@ -18,11 +18,10 @@ package io.perpetua.kernel;
  *       the atomic numbers, {@code BitSet}: {@link ClassDescriptor.Kind#HOLDER}). Format 4
  *       reads format 1 to 3 records.</li>
  *   <li>5: also {@code java.sql.Timestamp}, {@code java.sql.Date} and {@code java.sql.Time} as
- *       holders ({@link SqlTimes}), the {@code Collections.synchronized*} wrappers as mutable
- *       collections and maps (class names a format 4 reader does not know), and
- *       {@code AtomicReference} and the JDK's three {@code Map.Entry} classes
- *       ({@link ClassDescriptor.Kind#ATOMIC_REFERENCE} to {@link ClassDescriptor.Kind#ENTRY}). Format 5 reads
- *       format 1 to 4 records.</li>
+ *       holders ({@link SqlTimes}, class names a format 4 reader does not know), and
+ *       {@code AtomicReference}, the JDK's three {@code Map.Entry} classes and the
+ *       {@code Collections.synchronized*} wrappers ({@link ClassDescriptor.Kind#ATOMIC_REFERENCE}
+ *       to {@link ClassDescriptor.Kind#SYNCHRONIZED}). Format 5 reads format 1 to 4 records.</li>
  * </ul>
  *
  * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes

@@ -232,12 +232,64 @@ class TypesRoundTripTest {
                 new java.util.PriorityQueue<>(three), new HashMap<>(two), new LinkedHashMap<>(two),
                 new java.util.Hashtable<>(two), new java.util.concurrent.ConcurrentHashMap<>(two),
                 new java.util.IdentityHashMap<>(two), new TreeMap<>(two), new java.util.concurrent.ConcurrentSkipListMap<>(two),
-                properties(Map.of("k", "1", "l", "2")), Collections.synchronizedList(new ArrayList<>(three)),
+                properties(Map.of("k", "1", "l", "2")))
+                .map(c -> Arguments.of(c.getClass().getSimpleName(), c));
+    }
+
+    /** Each Collections.synchronized* wrapper comes back as its own class around what it wrapped. */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("synchronizedWrappers")
+    void synchronizedWrappersComeBackAsTheirOwnClass(String what, Object wrapper) {
+        Object back = roundTrip(wrapper);
+        assertSame(wrapper.getClass(), back.getClass(), what);
+        assertEquals(wrapper.toString(), back.toString(), what);
+    }
+
+    static Stream<Arguments> synchronizedWrappers() {
+        List<String> three = List.of("b", "a", "c");
+        Map<String, Integer> two = Map.of("k", 1, "l", 2);
+        return Stream.of(Collections.synchronizedList(new ArrayList<>(three)),
                 Collections.synchronizedList(new LinkedList<>(three)), Collections.synchronizedCollection(new ArrayList<>(three)),
-                Collections.synchronizedSet(new HashSet<>(three)), Collections.synchronizedSortedSet(new TreeSet<>(three)),
-                Collections.synchronizedNavigableSet(new TreeSet<>(three)), Collections.synchronizedMap(new HashMap<>(two)),
+                Collections.synchronizedSet(new LinkedHashSet<>(three)), Collections.synchronizedSortedSet(new TreeSet<>(three)),
+                Collections.synchronizedNavigableSet(new TreeSet<>(three)), Collections.synchronizedMap(new LinkedHashMap<>(two)),
                 Collections.synchronizedSortedMap(new TreeMap<>(two)), Collections.synchronizedNavigableMap(new TreeMap<>(two)))
                 .map(c -> Arguments.of(c.getClass().getSimpleName(), c));
+    }
+
+    /**
+     * A wrapper is stored as a reference to what it wraps: held by the program too, the wrapped
+     * map is one map after a reload, a change through the wrapper is saved in it, and it keeps
+     * its own class and comparator (a TreeMap stays sorted).
+     */
+    @Test
+    void aSynchronizedWrapperSharesWhatItWraps() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                TreeMap<String, Integer> sorted = new TreeMap<>(new ByLength());
+                sorted.put("bb", 2);
+                Node n = new Node("wrapper");
+                n.any(new Object[] {Collections.synchronizedMap(sorted), sorted});
+                store.persist(n, "wrapper");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] back = (Object[]) store.fetch("wrapper", Node.class).any();
+            @SuppressWarnings("unchecked") Map<String, Integer> wrapper = (Map<String, Integer>) back[0];
+            store.inTransaction(() -> {
+                wrapper.put("a", 1);
+                wrapper.put("ccc", 3);
+            });
+            assertEquals(List.of("a", "bb", "ccc"), List.copyOf(((TreeMap<?, ?>) back[1]).keySet()),
+                    "the wrapped map is the one the program holds, still sorted by its comparator");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] back = (Object[]) store.fetch("wrapper", Node.class).any();
+            TreeMap<?, ?> sorted = (TreeMap<?, ?>) back[1];
+            assertEquals(List.of("a", "bb", "ccc"), List.copyOf(sorted.keySet()), "the changes made through the wrapper were saved");
+            assertInstanceOf(ByLength.class, sorted.comparator());
+            assertEquals(sorted.toString(), back[0].toString());
+        }
     }
 
     private static java.util.Properties properties(Map<String, String> entries) {
