@@ -33,7 +33,11 @@ final class ClassDescriptor {
         IMMUTABLE_LIST(9),
         IMMUTABLE_SET(10),
         IMMUTABLE_MAP(11),
-        /** {@code Collections.unmodifiable*} views, stored as a copy of what they show. */
+        /**
+         * {@code Collections.unmodifiable*} views as format 4 and older stored them: a copy of
+         * what they show. Read as ever (such a view is read back around a copy, which nothing
+         * else holds, so it is never written again); new views are {@link #WRAPPER}s.
+         */
         UNMODIFIABLE_LIST(12),
         UNMODIFIABLE_SET(13),
         UNMODIFIABLE_MAP(14),
@@ -68,12 +72,16 @@ final class ClassDescriptor {
          */
         ENTRY(23),
         /**
-         * {@code Collections.synchronized*}: a reference to the collection or map it wraps (a
-         * container of its own, shared with whatever else holds it), read back as the same
-         * wrapper around it. Never changes: what it wraps is compared or tracked as itself.
-         * Record format 5.
+         * {@code Collections.synchronized*} and {@code Collections.unmodifiable*} (which format 4
+         * stored as copies, the {@code UNMODIFIABLE_*} kinds, still read): varint 0, then a
+         * reference to the collection or map it wraps (a container of its own, shared with
+         * whatever else holds it, tracked or compared as itself), read back as the same wrapper
+         * around it; or, when what it wraps is not something Perpetua stores (a map's key set),
+         * varint 1 and a copy of what it shows (the comparator first if sorted; elements, or
+         * entries for a map), read back as the same wrapper around a new ArrayList,
+         * LinkedHashSet, TreeSet, LinkedHashMap or TreeMap. Record format 5.
          */
-        SYNCHRONIZED(24);
+        WRAPPER(24);
 
         final int code;
 

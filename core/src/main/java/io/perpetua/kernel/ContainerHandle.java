@@ -1,5 +1,7 @@
 package io.perpetua.kernel;
 
+import io.perpetua.kernel.ClassDescriptor.Kind;
+
 import io.perpetua.runtime.Persistent;
 
 import java.lang.ref.ReferenceQueue;
@@ -81,6 +83,15 @@ final class ContainerHandle extends Handle {
     long ownerId;
     /** The index in the object table's list of containers that can change, or -1 when not in it. */
     int slot = -1;
+
+    /** For a {@link Kind#WRAPPER}: what it wraps, once found (kept in {@link #copy}, which only arrays use otherwise). */
+    Object wrapped() {
+        return descriptor.kind == Kind.WRAPPER ? copy : null;
+    }
+
+    void wrapped(Object wrapped) {
+        copy = wrapped;
+    }
 
     ContainerHandle(Kernel kernel, Object container, long id, ReferenceQueue<Object> queue) {
         super(kernel, container, id, queue);

@@ -60,19 +60,55 @@ final class Containers {
      * (TypesRoundTripTest reads back one of each).
      */
     private static final Map<Class<?>, Kind> KINDS = new HashMap<>();
-    /*
-     * The classes of Collections.synchronized* (Kind.SYNCHRONIZED): stored as a reference to the
-     * collection or map they wrap, read back as the same wrapper around it (see wrapped).
+    /** What a {@code Collections.synchronized*} or {@code unmodifiable*} wrapper wraps, and how to wrap one again. */
+    private enum Wrapped {
+        COLLECTION, LIST, SET, SORTED_SET, NAVIGABLE_SET, MAP, SORTED_MAP, NAVIGABLE_MAP;
+
+        boolean isMap() {
+            return this == MAP || this == SORTED_MAP || this == NAVIGABLE_MAP;
+        }
+
+        boolean isSorted() {
+            return this == SORTED_SET || this == NAVIGABLE_SET || this == SORTED_MAP || this == NAVIGABLE_MAP;
+        }
+    }
+
+    /** A wrapper class: what it wraps, and whether it is a synchronized one (else unmodifiable). */
+    private record Wrapper(Wrapped wraps, boolean synchronizedOne) {
+    }
+
+    /**
+     * The classes of {@code Collections.synchronized*} and {@code Collections.unmodifiable*}
+     * ({@link Kind#WRAPPER}): stored as a reference to what they wrap, or as a copy of what they
+     * show when that is not something Perpetua stores (a map's key set, say).
      */
-    private static final Class<?> SYNCHRONIZED_COLLECTION = Collections.synchronizedCollection(new ArrayList<>()).getClass();
-    private static final Class<?> SYNCHRONIZED_LIST = Collections.synchronizedList(new LinkedList<>()).getClass();
-    private static final Class<?> SYNCHRONIZED_RANDOM_ACCESS_LIST = Collections.synchronizedList(new ArrayList<>()).getClass();
-    private static final Class<?> SYNCHRONIZED_SET = Collections.synchronizedSet(new HashSet<>()).getClass();
-    private static final Class<?> SYNCHRONIZED_SORTED_SET = Collections.synchronizedSortedSet(new TreeSet<>()).getClass();
-    private static final Class<?> SYNCHRONIZED_NAVIGABLE_SET = Collections.synchronizedNavigableSet(new TreeSet<>()).getClass();
-    private static final Class<?> SYNCHRONIZED_MAP = Collections.synchronizedMap(new HashMap<>()).getClass();
-    private static final Class<?> SYNCHRONIZED_SORTED_MAP = Collections.synchronizedSortedMap(new TreeMap<>()).getClass();
-    private static final Class<?> SYNCHRONIZED_NAVIGABLE_MAP = Collections.synchronizedNavigableMap(new TreeMap<>()).getClass();
+    private static final Map<Class<?>, Wrapper> WRAPPERS = new HashMap<>();
+
+    static {
+        wrapper(Collections.synchronizedCollection(new ArrayList<>()), Wrapped.COLLECTION, true);
+        wrapper(Collections.synchronizedList(new ArrayList<>()), Wrapped.LIST, true);
+        wrapper(Collections.synchronizedList(new LinkedList<>()), Wrapped.LIST, true);
+        wrapper(Collections.synchronizedSet(new HashSet<>()), Wrapped.SET, true);
+        wrapper(Collections.synchronizedSortedSet(new TreeSet<>()), Wrapped.SORTED_SET, true);
+        wrapper(Collections.synchronizedNavigableSet(new TreeSet<>()), Wrapped.NAVIGABLE_SET, true);
+        wrapper(Collections.synchronizedMap(new HashMap<>()), Wrapped.MAP, true);
+        wrapper(Collections.synchronizedSortedMap(new TreeMap<>()), Wrapped.SORTED_MAP, true);
+        wrapper(Collections.synchronizedNavigableMap(new TreeMap<>()), Wrapped.NAVIGABLE_MAP, true);
+        wrapper(Collections.unmodifiableCollection(new ArrayList<>()), Wrapped.COLLECTION, false);
+        wrapper(Collections.unmodifiableList(new ArrayList<>()), Wrapped.LIST, false);
+        wrapper(Collections.unmodifiableList(new LinkedList<>()), Wrapped.LIST, false);
+        wrapper(Collections.unmodifiableSet(new HashSet<>()), Wrapped.SET, false);
+        wrapper(Collections.unmodifiableSortedSet(new TreeSet<>()), Wrapped.SORTED_SET, false);
+        wrapper(Collections.unmodifiableNavigableSet(new TreeSet<>()), Wrapped.NAVIGABLE_SET, false);
+        wrapper(Collections.unmodifiableMap(new HashMap<>()), Wrapped.MAP, false);
+        wrapper(Collections.unmodifiableSortedMap(new TreeMap<>()), Wrapped.SORTED_MAP, false);
+        wrapper(Collections.unmodifiableNavigableMap(new TreeMap<>()), Wrapped.NAVIGABLE_MAP, false);
+    }
+
+    private static void wrapper(Object example, Wrapped wraps, boolean synchronizedOne) {
+        WRAPPERS.put(example.getClass(), new Wrapper(wraps, synchronizedOne));
+    }
+
     /** Mutable collections and maps whose order is given by a comparator (null: natural order). */
     private static final Set<Class<?>> SORTED = Set.of(TreeSet.class, ConcurrentSkipListSet.class, PriorityQueue.class,
             TreeMap.class, ConcurrentSkipListMap.class);
@@ -99,25 +135,14 @@ final class Containers {
                 Collections.singletonMap(1, 1))) {
             KINDS.put(m.getClass(), Kind.IMMUTABLE_MAP);
         }
-        KINDS.put(Collections.unmodifiableList(new ArrayList<>()).getClass(), Kind.UNMODIFIABLE_LIST);
-        KINDS.put(Collections.unmodifiableList(new LinkedList<>()).getClass(), Kind.UNMODIFIABLE_LIST);
-        KINDS.put(Collections.unmodifiableSet(new HashSet<>()).getClass(), Kind.UNMODIFIABLE_SET);
-        KINDS.put(Collections.unmodifiableMap(new HashMap<>()).getClass(), Kind.UNMODIFIABLE_MAP);
-        KINDS.put(Collections.unmodifiableCollection(new ArrayList<>()).getClass(), Kind.UNMODIFIABLE_COLLECTION);
-        KINDS.put(Collections.unmodifiableSortedSet(new TreeSet<>()).getClass(), Kind.UNMODIFIABLE_SORTED_SET);
-        KINDS.put(Collections.unmodifiableNavigableSet(new TreeSet<>()).getClass(), Kind.UNMODIFIABLE_SORTED_SET);
-        KINDS.put(Collections.unmodifiableSortedMap(new TreeMap<>()).getClass(), Kind.UNMODIFIABLE_SORTED_MAP);
-        KINDS.put(Collections.unmodifiableNavigableMap(new TreeMap<>()).getClass(), Kind.UNMODIFIABLE_SORTED_MAP);
         KINDS.put(Arrays.asList(1).getClass(), Kind.FIXED_SIZE_LIST);
         for (Class<?> c : List.of(Date.class, StringBuilder.class, StringBuffer.class, AtomicInteger.class,
                 AtomicLong.class, AtomicBoolean.class, BitSet.class)) {
             KINDS.put(c, Kind.HOLDER);
         }
         KINDS.put(AtomicReference.class, Kind.ATOMIC_REFERENCE);
-        for (Class<?> c : List.of(SYNCHRONIZED_COLLECTION, SYNCHRONIZED_LIST, SYNCHRONIZED_RANDOM_ACCESS_LIST,
-                SYNCHRONIZED_SET, SYNCHRONIZED_SORTED_SET, SYNCHRONIZED_NAVIGABLE_SET, SYNCHRONIZED_MAP,
-                SYNCHRONIZED_SORTED_MAP, SYNCHRONIZED_NAVIGABLE_MAP)) {
-            KINDS.put(c, Kind.SYNCHRONIZED);
+        for (Class<?> c : WRAPPERS.keySet()) {
+            KINDS.put(c, Kind.WRAPPER);
         }
         KINDS.put(Map.entry(1, 1).getClass(), Kind.IMMUTABLE_ENTRY);
         KINDS.put(AbstractMap.SimpleImmutableEntry.class, Kind.IMMUTABLE_ENTRY);
@@ -215,7 +240,7 @@ final class Containers {
     /** @return true for kinds whose contents can change after creation (checked at commit) */
     static boolean mutable(Kind kind) {
         return kind != Kind.IMMUTABLE_LIST && kind != Kind.IMMUTABLE_SET && kind != Kind.IMMUTABLE_MAP
-                && kind != Kind.IMMUTABLE_ENTRY && kind != Kind.SYNCHRONIZED && kind != Kind.VALUE;
+                && kind != Kind.IMMUTABLE_ENTRY && kind != Kind.VALUE;
     }
 
     /** @return true for kinds created empty and then filled, so cycles through them are fine */
@@ -258,14 +283,18 @@ final class Containers {
     }
 
     /**
-     * The collection or map a {@code Collections.synchronized*} wrapper wraps. No method returns
-     * it, but the wrapper's serialized form holds it, and a stream shows each object it writes
-     * to {@link java.io.ObjectOutputStream#replaceObject}: the first collection or map after the
-     * wrapper (or the wrapper its {@code writeReplace} makes) is the wrapped one, and the stream
-     * writes null in its place, so nothing it holds is serialized. The wrapper's
-     * {@code writeObject} holds the wrapper's lock meanwhile.
+     * The collection or map a {@code Collections.synchronized*} or {@code unmodifiable*} wrapper
+     * wraps. No method returns it, but the wrapper's serialized form holds it, and a stream shows
+     * each object it writes to {@link java.io.ObjectOutputStream#replaceObject}: the first
+     * collection or map after the wrapper (or the wrapper its {@code writeReplace} makes) is the
+     * wrapped one. The {@link Tracked} classes, which serialize as a plain copy, write themselves
+     * meanwhile ({@link #findingWrapped}). Every object after the wrapper is written as null, so
+     * nothing else is serialized. A synchronized wrapper's {@code writeObject} holds its lock
+     * meanwhile. A few microseconds: the kernel keeps the answer in the wrapper's handle
+     * ({@code Kernel#wrapped}).
      */
     static Object wrapped(Object wrapper) {
+        FINDING.set(Boolean.TRUE);
         try (WrappedFinder out = new WrappedFinder()) {
             out.writeObject(wrapper);
             if (out.found == null) {
@@ -274,7 +303,17 @@ final class Containers {
             return out.found;
         } catch (java.io.IOException e) {
             throw new IllegalStateException("cannot find what a " + wrapper.getClass().getName() + " wraps", e);
+        } finally {
+            FINDING.remove();
         }
+    }
+
+    /** Set while {@link #wrapped} serializes a wrapper: the {@link Tracked} classes then write themselves, not a plain copy. */
+    private static final ThreadLocal<Boolean> FINDING = new ThreadLocal<>();
+
+    /** @return true while this thread's {@link #wrapped} serializes a wrapper */
+    static boolean findingWrapped() {
+        return FINDING.get() != null;
     }
 
     /** See {@link #wrapped}. */
@@ -291,39 +330,88 @@ final class Containers {
         protected Object replaceObject(Object o) {
             if (root == null) {
                 root = o;
-            } else if (found == null && (o instanceof Collection || o instanceof Map)) {
-                found = o;
-                return null;
+                return o;
             }
-            return o;
+            if (found == null && (o instanceof Collection || o instanceof Map)) {
+                found = o;
+            }
+            return null; // the wrapper's fields only: not what they hold (a lock object, say)
         }
     }
 
-    /**
-     * @return a new {@code Collections.synchronized*} wrapper of the stored class
-     *         {@code wrapper} around {@code wrapped}, or null if the class is not one or
-     *         {@code wrapped} is not of the interface it wraps
-     */
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    static Object synchronizedWrapper(String wrapper, Object wrapped) {
-        if (wrapper.equals(SYNCHRONIZED_LIST.getName()) || wrapper.equals(SYNCHRONIZED_RANDOM_ACCESS_LIST.getName())) {
-            return wrapped instanceof List l ? Collections.synchronizedList(l) : null;
-        } else if (wrapper.equals(SYNCHRONIZED_COLLECTION.getName())) {
-            return wrapped instanceof Collection c ? Collections.synchronizedCollection(c) : null;
-        } else if (wrapper.equals(SYNCHRONIZED_NAVIGABLE_SET.getName())) {
-            return wrapped instanceof java.util.NavigableSet s ? Collections.synchronizedNavigableSet(s) : null;
-        } else if (wrapper.equals(SYNCHRONIZED_SORTED_SET.getName())) {
-            return wrapped instanceof java.util.SortedSet s ? Collections.synchronizedSortedSet(s) : null;
-        } else if (wrapper.equals(SYNCHRONIZED_SET.getName())) {
-            return wrapped instanceof Set s ? Collections.synchronizedSet(s) : null;
-        } else if (wrapper.equals(SYNCHRONIZED_NAVIGABLE_MAP.getName())) {
-            return wrapped instanceof java.util.NavigableMap m ? Collections.synchronizedNavigableMap(m) : null;
-        } else if (wrapper.equals(SYNCHRONIZED_SORTED_MAP.getName())) {
-            return wrapped instanceof java.util.SortedMap m ? Collections.synchronizedSortedMap(m) : null;
-        } else if (wrapper.equals(SYNCHRONIZED_MAP.getName())) {
-            return wrapped instanceof Map m ? Collections.synchronizedMap(m) : null;
+    /** @return the wrapper class a stored class name names; null if it names none */
+    private static Wrapper wrapperNamed(String className) {
+        for (Map.Entry<Class<?>, Wrapper> e : WRAPPERS.entrySet()) {
+            if (e.getKey().getName().equals(className)) {
+                return e.getValue();
+            }
         }
         return null;
+    }
+
+    /** @return true if a wrapper of this stored class wraps a map (its copy is entries) */
+    static boolean wrapsMap(String wrapperClass) {
+        Wrapper w = wrapperNamed(wrapperClass);
+        return w != null && w.wraps().isMap();
+    }
+
+    /** @return true if a wrapper of this stored class wraps a sorted set or map (its copy starts with the comparator) */
+    static boolean wrapsSorted(String wrapperClass) {
+        Wrapper w = wrapperNamed(wrapperClass);
+        return w != null && w.wraps().isSorted();
+    }
+
+    /** @return true if a wrapper's lock guards what it wraps (a synchronized one), to be held while it is copied */
+    static boolean synchronizedWrapper(Object wrapper) {
+        Wrapper w = WRAPPERS.get(wrapper.getClass());
+        return w != null && w.synchronizedOne();
+    }
+
+    /**
+     * @return an empty collection or map for the copy a wrapper of this stored class shows
+     *         (an ArrayList, LinkedHashSet, TreeSet, LinkedHashMap or TreeMap), or null if the
+     *         class is not a wrapper
+     */
+    static Object copyFor(String wrapperClass, Comparator<Object> comparator) {
+        Wrapper w = wrapperNamed(wrapperClass);
+        if (w == null) {
+            return null;
+        }
+        return switch (w.wraps()) {
+            case COLLECTION, LIST -> new ArrayList<>();
+            case SET -> new LinkedHashSet<>();
+            case SORTED_SET, NAVIGABLE_SET -> new TreeSet<>(comparator);
+            case MAP -> new LinkedHashMap<>();
+            case SORTED_MAP, NAVIGABLE_MAP -> new TreeMap<>(comparator);
+        };
+    }
+
+    /**
+     * @return a new wrapper of the stored class {@code wrapperClass} around {@code wrapped}, or
+     *         null if the class is not one or {@code wrapped} is not of the interface it wraps
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static Object wrap(String wrapperClass, Object wrapped) {
+        Wrapper w = wrapperNamed(wrapperClass);
+        if (w == null) {
+            return null;
+        }
+        boolean s = w.synchronizedOne();
+        return switch (w.wraps()) {
+            case COLLECTION -> wrapped instanceof Collection c
+                    ? s ? Collections.synchronizedCollection(c) : Collections.unmodifiableCollection(c) : null;
+            case LIST -> wrapped instanceof List l ? s ? Collections.synchronizedList(l) : Collections.unmodifiableList(l) : null;
+            case SET -> wrapped instanceof Set t ? s ? Collections.synchronizedSet(t) : Collections.unmodifiableSet(t) : null;
+            case SORTED_SET -> wrapped instanceof java.util.SortedSet t
+                    ? s ? Collections.synchronizedSortedSet(t) : Collections.unmodifiableSortedSet(t) : null;
+            case NAVIGABLE_SET -> wrapped instanceof java.util.NavigableSet t
+                    ? s ? Collections.synchronizedNavigableSet(t) : Collections.unmodifiableNavigableSet(t) : null;
+            case MAP -> wrapped instanceof Map m ? s ? Collections.synchronizedMap(m) : Collections.unmodifiableMap(m) : null;
+            case SORTED_MAP -> wrapped instanceof java.util.SortedMap m
+                    ? s ? Collections.synchronizedSortedMap(m) : Collections.unmodifiableSortedMap(m) : null;
+            case NAVIGABLE_MAP -> wrapped instanceof java.util.NavigableMap m
+                    ? s ? Collections.synchronizedNavigableMap(m) : Collections.unmodifiableNavigableMap(m) : null;
+        };
     }
 
     /**

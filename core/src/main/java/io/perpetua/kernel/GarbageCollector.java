@@ -299,7 +299,18 @@ final class GarbageCollector {
                 values(2 * in.readCount());
             }
             case HOLDER -> in.skip(in.readCount()); // a value: no reference in it
-            case ATOMIC_REFERENCE, SYNCHRONIZED -> value();
+            case ATOMIC_REFERENCE -> value();
+            case WRAPPER -> {
+                if (in.readCount() == 0) {
+                    value(); // what it wraps
+                } else {
+                    if (Containers.wrapsSorted(d.className)) {
+                        value();
+                    }
+                    int n = in.readCount();
+                    values(Containers.wrapsMap(d.className) ? 2 * n : n);
+                }
+            }
             case IMMUTABLE_ENTRY, ENTRY -> values(2);
             case VALUE -> value();
             default -> throw new ByteIn.MalformedRecord(d + " does not describe a container");

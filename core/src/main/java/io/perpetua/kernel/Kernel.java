@@ -463,6 +463,23 @@ public final class Kernel implements PersistentStore {
         table.remove(h);
     }
 
+    /**
+     * @return what a {@link Kind#WRAPPER} wraps, remembered in its handle: finding it serializes
+     *         the wrapper, and a resident wrapper is compared at every commit
+     */
+    private Object wrapped(Object wrapper) {
+        ContainerHandle h = table.container(wrapper);
+        if (h == null) {
+            return Containers.wrapped(wrapper);
+        }
+        Object w = h.wrapped();
+        if (w == null) {
+            w = Containers.wrapped(wrapper);
+            h.wrapped(w);
+        }
+        return w;
+    }
+
     /** Puts back the committed contents of a container changed in place. */
     private void restoreContainer(ContainerHandle h) {
         Object c = h.get();
@@ -538,6 +555,11 @@ public final class Kernel implements PersistentStore {
                     throw new Changed();
                 }
                 return ch.id() << 1;
+            }
+
+            @Override
+            public Object wrapped(Object wrapper) {
+                return Kernel.this.wrapped(wrapper);
             }
         });
         try {
@@ -1885,6 +1907,11 @@ public final class Kernel implements PersistentStore {
                 containers.add(h);
                 snapshots.add(record);
             }
+        }
+
+        @Override
+        public Object wrapped(Object wrapper) {
+            return Kernel.this.wrapped(wrapper);
         }
 
         @Override

@@ -556,7 +556,7 @@ final class RecordDecoder implements RecordReader {
             }
             case IMMUTABLE_LIST, IMMUTABLE_SET, IMMUTABLE_MAP, UNMODIFIABLE_LIST, UNMODIFIABLE_SET,
                     UNMODIFIABLE_COLLECTION, UNMODIFIABLE_SORTED_SET, UNMODIFIABLE_MAP, UNMODIFIABLE_SORTED_MAP,
-                    FIXED_SIZE_LIST, IMMUTABLE_ENTRY, SYNCHRONIZED:
+                    FIXED_SIZE_LIST, IMMUTABLE_ENTRY, WRAPPER:
                 return builtFromElements(d);
             case VALUE:
                 return value();
@@ -604,6 +604,29 @@ final class RecordDecoder implements RecordReader {
         return h;
     }
 
+    /** Reads what {@code RecordEncoder#wrapper} wrote: wraps what it refers to, or a copy of what it showed. */
+    @SuppressWarnings("unchecked")
+    private Object wrapper(ClassDescriptor d) {
+        Object wrapped;
+        if (in.readCount() == 0) {
+            wrapped = value();
+        } else {
+            Comparator<Object> comparator = Containers.wrapsSorted(d.className) ? (Comparator<Object>) value() : null;
+            wrapped = Containers.copyFor(d.className, comparator);
+            if (wrapped instanceof Map<?, ?> m) {
+                entries((Map<Object, Object>) m);
+            } else if (wrapped != null) {
+                ((Collection<Object>) wrapped).addAll(settledElements());
+            }
+        }
+        Object w = wrapped == null ? null : Containers.wrap(d.className, wrapped);
+        if (w == null) {
+            throw new ByteIn.MalformedRecord("a stored " + d.className + " wraps "
+                    + (wrapped == null ? "nothing" : "a " + wrapped.getClass().getName()));
+        }
+        return w;
+    }
+
     /** Decodes a container that is made with its elements, not filled after it is made. */
     @SuppressWarnings("unchecked")
     private Object builtFromElements(ClassDescriptor d) {
@@ -637,15 +660,8 @@ final class RecordDecoder implements RecordReader {
                 return Collections.unmodifiableNavigableMap(entries(new TreeMap<>((Comparator<Object>) value())));
             case FIXED_SIZE_LIST:
                 return Arrays.asList(elements().toArray());
-            case SYNCHRONIZED: {
-                Object wrapped = value();
-                Object w = wrapped == null ? null : Containers.synchronizedWrapper(d.className, wrapped);
-                if (w == null) {
-                    throw new ByteIn.MalformedRecord("a stored " + d.className + " wraps "
-                            + (wrapped == null ? "null" : "a " + wrapped.getClass().getName()));
-                }
-                return w;
-            }
+            case WRAPPER:
+                return wrapper(d);
             case IMMUTABLE_ENTRY: {
                 Object k = value();
                 Object v = value();
@@ -916,6 +932,12 @@ final class RecordDecoder implements RecordReader {
             return true;
         }
         Kind kind = Containers.kindOf(target);
+        if (kind == Kind.WRAPPER) {
+            // what it wraps is a container of its own, put back as itself; a copy's source (a
+            // map's key set) is put back with its map. Cleared through the wrapper, a wrapped
+            // container would be emptied, since the decoded copy wraps that same container.
+            return false;
+        }
         if (kind == Kind.HOLDER || kind == Kind.ATOMIC_REFERENCE || kind == Kind.ENTRY) {
             restoreHolder(target, copy);
             return true;

@@ -85,6 +85,11 @@ final class RecordEncoder implements RecordWriter {
          */
         default void embedded(Object container, byte[] bytes) {
         }
+
+        /** @return what a {@link Kind#WRAPPER} wraps (the kernel remembers it: see {@link Containers#wrapped}) */
+        default Object wrapped(Object wrapper) {
+            return Containers.wrapped(wrapper);
+        }
     }
 
     private static final int MAX_VALUE_DEPTH = 512;
@@ -239,7 +244,7 @@ final class RecordEncoder implements RecordWriter {
             case VALUE -> value(c, null, 0);
             case HOLDER -> holder(c);
             case ATOMIC_REFERENCE -> value(((AtomicReference<?>) c).get(), "get()", 0);
-            case SYNCHRONIZED -> value(Containers.wrapped(c), "(wrapped)", 0);
+            case WRAPPER -> wrapper(c);
             case IMMUTABLE_ENTRY, ENTRY -> {
                 Map.Entry<?, ?> e = (Map.Entry<?, ?>) c;
                 value(e.getKey(), "getKey()", 0);
@@ -277,6 +282,41 @@ final class RecordEncoder implements RecordWriter {
             throw new IllegalStateException("not a holder: " + h.getClass().getName()); // Containers lists no other
         }
         out.insertVarInt(start, out.length() - start);
+    }
+
+    /**
+     * A wrapper's body ({@link Kind#WRAPPER}): a reference to what it wraps, or, if that is not
+     * something Perpetua stores, a copy of what it shows, read under a synchronized wrapper's
+     * lock, as its Javadoc asks of whoever iterates over it.
+     */
+    private void wrapper(Object w) {
+        Object wrapped = reach.wrapped(w);
+        if (wrapped instanceof Persistent || Containers.kindOf(wrapped) != null) {
+            out.writeVarInt(0);
+            // a record of its own, not embedded in the wrapper's: nothing is embedded while a
+            // container's body is encoded (a wrapper found changed is encoded on its own)
+            value(wrapped, "(wrapped)", 0);
+            return;
+        }
+        out.writeVarInt(1);
+        if (Containers.synchronizedWrapper(w)) {
+            synchronized (w) {
+                wrapperCopy(w);
+            }
+        } else {
+            wrapperCopy(w);
+        }
+    }
+
+    private void wrapperCopy(Object w) {
+        if (Containers.wrapsSorted(w.getClass().getName())) {
+            value(Containers.comparator(w), "comparator", 0);
+        }
+        if (w instanceof Map<?, ?> m) {
+            entries(m);
+        } else {
+            elements((Collection<?>) w);
+        }
     }
 
     /**

@@ -14,6 +14,9 @@ final class TrackedArrayDeque<E> extends ArrayDeque<E> implements Tracked {
     @Override public void $perpetua$untouch() { touched = false; }
 
     private Object writeReplace() {
+        if (Containers.findingWrapped()) {
+            return this; // the finder wants this object, not a copy: see Containers#wrapped
+        }
         return new ArrayDeque<>(this);
     }
 

@@ -18,6 +18,9 @@ final class TrackedArrayList<E> extends ArrayList<E> implements Tracked {
     @Override public void $perpetua$untouch() { touched = false; }
 
     private Object writeReplace() {
+        if (Containers.findingWrapped()) {
+            return this; // the finder wants this object, not a copy: see Containers#wrapped
+        }
         return new ArrayList<>(this);
     }
 

@@ -16,6 +16,9 @@ final class TrackedHashMap<K, V> extends HashMap<K, V> implements Tracked {
     @Override public void $perpetua$untouch() { touched = false; }
 
     private Object writeReplace() {
+        if (Containers.findingWrapped()) {
+            return this; // the finder wants this object, not a copy: see Containers#wrapped
+        }
         return new HashMap<>(this);
     }
 

@@ -14,6 +14,9 @@ final class TrackedHashSet<E> extends HashSet<E> implements Tracked {
     @Override public void $perpetua$untouch() { touched = false; }
 
     private Object writeReplace() {
+        if (Containers.findingWrapped()) {
+            return this; // the finder wants this object, not a copy: see Containers#wrapped
+        }
         return new HashSet<>(this);
     }
 

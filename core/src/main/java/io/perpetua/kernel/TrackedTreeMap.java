@@ -24,6 +24,9 @@ final class TrackedTreeMap<K, V> extends TreeMap<K, V> implements Tracked {
     @Override public void $perpetua$untouch() { touched = false; }
 
     private Object writeReplace() {
+        if (Containers.findingWrapped()) {
+            return this; // the finder wants this object, not a copy: see Containers#wrapped
+        }
         TreeMap<K, V> plain = new TreeMap<>(comparator());
         plain.putAll(this);
         return plain;

@@ -21,6 +21,9 @@ final class TrackedTreeSet<E> extends TreeSet<E> implements Tracked {
     @Override public void $perpetua$untouch() { touched = false; }
 
     private Object writeReplace() {
+        if (Containers.findingWrapped()) {
+            return this; // the finder wants this object, not a copy: see Containers#wrapped
+        }
         TreeSet<E> plain = new TreeSet<>(comparator());
         plain.addAll(this);
         return plain;

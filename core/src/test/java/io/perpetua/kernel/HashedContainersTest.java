@@ -91,7 +91,10 @@ class HashedContainersTest {
                 home.any(finish(kind, container));
                 store.persist(home, "home");
             });
-            assertEquals(1, store.statistics().objects(), "one record: the home, its container and the keys in it");
+            // an unmodifiable set refers to the set it wraps, which has a record of its own, and
+            // so have the keys in it; every other kind is embedded, keys and all
+            assertEquals(kind.equals("unmodifiableSet") ? 2 + Satellites.MAX : 1, store.statistics().objects(),
+                    "one record: the home, its container and the keys in it");
         }
         try (PersistentStore store = TestStores.open(uri)) {
             Object container = store.fetch("home", Node.class).any();
@@ -111,7 +114,8 @@ class HashedContainersTest {
                     assertTrue(c.contains(e), "every element hashes where the set put it");
                 }
             }
-            assertEquals(1, store.statistics().recordsRead(), "the keys came from their home's record");
+            assertEquals(kind.equals("unmodifiableSet") ? 2 + Satellites.MAX : 1, store.statistics().recordsRead(),
+                    "the keys came from their home's record (or, wrapped, their own)");
         }
     }
 

@@ -223,6 +223,46 @@ class RecordFormatTest {
         }
     }
 
+    /**
+     * Format 4 stored {@code Collections.unmodifiable*} views as copies of what they showed (the
+     * {@code UNMODIFIABLE_*} kinds); this version writes new views as wrappers of what they
+     * wrap, and still reads the old ones, before and after a commit that writes their owner.
+     */
+    @Test
+    void unmodifiableViewsAnEarlierVersionStoredAsCopiesAreRead() throws Exception {
+        String uri = TestStores.newUri();
+        try (Backend b = backend(uri);
+             BufferedReader in = new BufferedReader(new InputStreamReader(
+                     RecordFormatTest.class.getResourceAsStream("format4-views-store.txt"), StandardCharsets.UTF_8))) {
+            StoreDump.load(in, b);
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            checkViews(store);
+            store.inTransaction(() -> {
+                Node n = store.fetch("views", Node.class);
+                n.any(((Object[]) n.any()).clone()); // the owner written again, the views as they were read
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            checkViews(store);
+        }
+    }
+
+    private static void checkViews(PersistentStore store) {
+        Object[] v = (Object[]) store.fetch("views", Node.class).any();
+        List<?> list = (List<?>) v[0];
+        assertEquals("a", list.get(0));
+        assertEquals("in a list", ((Node) list.get(1)).name());
+        assertThrows(UnsupportedOperationException.class, () -> list.remove(0));
+        assertEquals(List.of("x", "y"), List.copyOf((java.util.Set<?>) v[1]), "a LinkedHashSet's order");
+        assertEquals(List.of(1, 2), List.copyOf((java.util.Collection<?>) v[2]));
+        java.util.SortedSet<?> sorted = (java.util.SortedSet<?>) v[3];
+        assertEquals(List.of("a", "bb"), List.copyOf(sorted));
+        assertTrue(sorted.comparator() instanceof io.perpetua.testmodel.ByLength);
+        assertEquals("in a map", ((Node) ((Map<?, ?>) v[4]).get("k")).name());
+        assertEquals("in a sorted map", ((Node) ((java.util.SortedMap<?, ?>) v[5]).get("ccc")).name());
+    }
+
     @Test
     void aDumpOfAStoreLoadsIntoAnotherThatHoldsTheSame() {
         String uri = TestStores.newUri();

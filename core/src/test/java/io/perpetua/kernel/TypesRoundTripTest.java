@@ -257,6 +257,59 @@ class TypesRoundTripTest {
     }
 
     /**
+     * An unmodifiable view held next to the list it shows (a class that hands out a read-only
+     * view of its own list) still shows that list after a reload: what is added to the list is in
+     * the view. So does a view made later around a list read back from the store (a
+     * {@link Tracked} one).
+     */
+    @Test
+    void anUnmodifiableViewStaysAViewOfItsList() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                List<String> items = new ArrayList<>(List.of("a"));
+                Node n = new Node("owner");
+                n.any(new Object[] {items, Collections.unmodifiableList(items), null});
+                store.persist(n, "owner");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] back = (Object[]) store.fetch("owner", Node.class).any();
+            @SuppressWarnings("unchecked") List<String> items = (List<String>) back[0];
+            List<?> view = (List<?>) back[1];
+            store.inTransaction(() -> {
+                items.add("b");
+                back[2] = Collections.unmodifiableSet((java.util.Set<?>) new java.util.HashMap<>(Map.of("k", 1)).keySet());
+                back[2] = new Object[] {back[2], Collections.unmodifiableList(items)};
+            });
+            assertEquals(List.of("a", "b"), view, "the view shows its list");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] back = (Object[]) store.fetch("owner", Node.class).any();
+            @SuppressWarnings("unchecked") List<String> items = (List<String>) back[0];
+            Object[] later = (Object[]) back[2];
+            store.inTransaction(() -> items.add("c"));
+            assertEquals(List.of("a", "b", "c"), back[1], "after a reload too");
+            assertEquals(List.of("a", "b", "c"), later[1], "a view made around a list read back from the store");
+            assertEquals(java.util.Set.of("k"), later[0], "a view of what Perpetua does not store (a key set): a copy");
+            assertThrows(UnsupportedOperationException.class, () -> ((java.util.Set<?>) later[0]).clear());
+        }
+    }
+
+    /**
+     * The key set of a synchronized map is a synchronized set whose lock is the map: only the
+     * set's own fields are looked at to find what it wraps (a key set, stored as a copy), not
+     * the map, whose values are not serializable.
+     */
+    @Test
+    void aSynchronizedViewLockedByItsMapIsStoredAsACopy() {
+        Map<String, Node> map = Collections.synchronizedMap(new HashMap<>(Map.of("k", new Node("not serializable"))));
+        Object back = roundTrip(map.keySet());
+        assertEquals(Set.of("k"), back);
+        assertSame(map.keySet().getClass(), back.getClass());
+    }
+
+    /**
      * A wrapper is stored as a reference to what it wraps: held by the program too, the wrapped
      * map is one map after a reload, a change through the wrapper is saved in it, and it keeps
      * its own class and comparator (a TreeMap stays sorted).
@@ -580,7 +633,8 @@ class TypesRoundTripTest {
                         new java.util.BitSet(), new Node("after them"), timestamp(4, 5),
                         Collections.synchronizedList(new ArrayList<>(List.of(new Node("in a wrapper")))),
                         Collections.synchronizedSortedMap(new TreeMap<>(Map.of("k", new Node("in a sorted wrapper")))),
-                        new java.util.concurrent.atomic.AtomicReference<>(new Node("in a reference"))});
+                        new java.util.concurrent.atomic.AtomicReference<>(new Node("in a reference")),
+                        Collections.synchronizedCollection(new HashMap<>(Map.of("k", new Node("in a copied view"))).values())});
                 store.persist(n, "holder");
                 store.persist(new Node("garbage"), "g");
             });
@@ -596,6 +650,7 @@ class TypesRoundTripTest {
             assertEquals("in a wrapper", ((Node) ((List<?>) back[14]).get(0)).name());
             assertEquals("in a sorted wrapper", ((Node) ((Map<?, ?>) back[15]).get("k")).name());
             assertEquals("in a reference", ((Node) ((java.util.concurrent.atomic.AtomicReference<?>) back[16]).get()).name());
+            assertEquals("in a copied view", ((Node) ((Collection<?>) back[17]).iterator().next()).name());
         }
     }
 
