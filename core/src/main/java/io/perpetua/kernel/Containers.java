@@ -83,6 +83,8 @@ final class Containers {
      * show when that is not something Perpetua stores (a map's key set, say).
      */
     private static final Map<Class<?>, Wrapper> WRAPPERS = new HashMap<>();
+    /** The same, by class name: a stored wrapper names its class. */
+    private static final Map<String, Wrapper> WRAPPERS_BY_NAME = new HashMap<>();
 
     static {
         wrapper(Collections.synchronizedCollection(new ArrayList<>()), Wrapped.COLLECTION, true);
@@ -106,7 +108,9 @@ final class Containers {
     }
 
     private static void wrapper(Object example, Wrapped wraps, boolean synchronizedOne) {
-        WRAPPERS.put(example.getClass(), new Wrapper(wraps, synchronizedOne));
+        Wrapper w = new Wrapper(wraps, synchronizedOne);
+        WRAPPERS.put(example.getClass(), w);
+        WRAPPERS_BY_NAME.put(example.getClass().getName(), w);
     }
 
     /** Mutable collections and maps whose order is given by a comparator (null: natural order). */
@@ -341,12 +345,7 @@ final class Containers {
 
     /** @return the wrapper class a stored class name names; null if it names none */
     private static Wrapper wrapperNamed(String className) {
-        for (Map.Entry<Class<?>, Wrapper> e : WRAPPERS.entrySet()) {
-            if (e.getKey().getName().equals(className)) {
-                return e.getValue();
-            }
-        }
-        return null;
+        return WRAPPERS_BY_NAME.get(className);
     }
 
     /** @return true if a wrapper of this stored class wraps a map (its copy is entries) */
