@@ -34,6 +34,17 @@ class RecordFormatTest {
         return Backends.open(URI.create(uri));
     }
 
+    /** @return the URI of a new store holding what a dump (a resource beside this class, StoreDump's format) holds */
+    private static String storeFromDump(String resource) throws Exception {
+        String uri = TestStores.newUri();
+        try (Backend b = backend(uri);
+             BufferedReader in = new BufferedReader(new InputStreamReader(
+                     RecordFormatTest.class.getResourceAsStream(resource), StandardCharsets.UTF_8))) {
+            StoreDump.load(in, b);
+        }
+        return uri;
+    }
+
     /** @return the store's format entries, by descriptor id */
     private static Map<Integer, byte[]> formatEntries(String uri) {
         Map<Integer, byte[]> entries = new TreeMap<>();
@@ -206,12 +217,7 @@ class RecordFormatTest {
 
     @Test
     void aStoreAnEarlierVersionWroteInFormat1IsReadAndMarkedByItsNextCommit() throws Exception {
-        String uri = TestStores.newUri();
-        try (Backend b = backend(uri);
-             BufferedReader in = new BufferedReader(new InputStreamReader(
-                     RecordFormatTest.class.getResourceAsStream("format1-store.txt"), StandardCharsets.UTF_8))) {
-            StoreDump.load(in, b);
-        }
+        String uri = storeFromDump("format1-store.txt");
         assertTrue(formatEntries(uri).isEmpty());
         try (PersistentStore store = TestStores.open(uri)) {
             checkGraph(store, 2);
@@ -230,12 +236,7 @@ class RecordFormatTest {
      */
     @Test
     void unmodifiableViewsAnEarlierVersionStoredAsCopiesAreRead() throws Exception {
-        String uri = TestStores.newUri();
-        try (Backend b = backend(uri);
-             BufferedReader in = new BufferedReader(new InputStreamReader(
-                     RecordFormatTest.class.getResourceAsStream("format4-views-store.txt"), StandardCharsets.UTF_8))) {
-            StoreDump.load(in, b);
-        }
+        String uri = storeFromDump("format4-views-store.txt");
         try (PersistentStore store = TestStores.open(uri)) {
             checkViews(store);
             store.inTransaction(() -> {
