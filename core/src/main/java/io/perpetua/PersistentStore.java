@@ -28,7 +28,7 @@ import java.util.function.Supplier;
  * enums, arrays, collections, maps, records, {@code java.time} values, {@code BigInteger},
  * {@code BigDecimal}, {@code UUID}, {@code Optional}, {@code Locale}, {@code Currency},
  * {@code URI}, {@code URL}, {@code Path}, {@code File}, {@code Pattern}, {@code Charset},
- * {@code Date} and its three {@code java.sql} subclasses, {@code StringBuilder}, the atomic
+ * {@code Class} (by name), {@code Date} and its three {@code java.sql} subclasses, {@code StringBuilder}, the atomic
  * numbers, {@code AtomicReference}, {@code BitSet}, the {@code Map.Entry} classes) are stored by
  * the kernel itself. Arrays, holders such as {@code Date}, and
  * collections keep their identity, so two objects that shared a list still share it after a

@@ -187,6 +187,7 @@ class EndToEndIT {
                         List<String> synced;
                         java.util.concurrent.atomic.AtomicReference<Holder> self;
                         Map.Entry<String, Integer> entry;
+                        Class<?>[] types;
                     }
                     @SuppressWarnings("deprecation")
                     public static void main(String[] args) throws Exception {
@@ -211,6 +212,7 @@ class EndToEndIT {
                                 h.synced = Collections.synchronizedList(new ArrayList<>(List.of("s")));
                                 h.self = new java.util.concurrent.atomic.AtomicReference<>(h);
                                 h.entry = Map.entry("e", 5);
+                                h.types = new Class<?>[] {Holder.class, int[].class, String.class};
                                 store.inTransaction(() -> store.persist(h, "h"));
                             } else {
                                 Holder h = store.fetch("h", Holder.class);
@@ -219,7 +221,8 @@ class EndToEndIT {
                                         + h.pattern.flags() + "|" + h.charset + "|" + h.properties + "|"
                                         + h.date.getTime() + "|" + h.text + "|" + h.stamp.getTime() + "/"
                                         + h.stamp.getNanos() + "|" + h.synced + " " + h.synced.getClass().getSimpleName()
-                                        + "|" + (h.self.get() == h) + "|" + h.entry);
+                                        + "|" + (h.self.get() == h) + "|" + h.entry + "|" + (h.types[0] == Holder.class)
+                                        + " " + h.types[1].getName() + " " + h.types[2].getName());
                             }
                         }
                     }
@@ -237,7 +240,7 @@ class EndToEndIT {
         assertEquals(0, read.exit(), read::toString);
         assertTrue(read.out().contains("read de_CH_#u-nu-latn|no_NO_NY|JPY|urn:isbn:0451450523|file:/srv/a%20b.txt"
                 + "|/srv/data|rel/f|a.b/32|ISO-8859-1|{k=v}|86400000|built|1000/1234|[s] SynchronizedRandomAccessList"
-                + "|true|e=5"), read::toString);
+                + "|true|e=5|true [I java.lang.String"), read::toString);
     }
 
     private static Run javac(Path jdk, String release, String classPath, Path out, Path... sources) throws Exception {

@@ -65,6 +65,14 @@ final class ClassRegistry {
     private final Map<Long, int[]> matches = new HashMap<>();
     private final ClassLoader loader;
     private final ClassRenames renames;
+    /** The element classes of {@link Class} values read, by stored name: loaded, not initialized. */
+    private final Map<String, Class<?>> classValues = new HashMap<>();
+    /** {@link #unloadableByName} of each element class of a {@link Class} value written: "" if it loads. */
+    private final Map<Class<?>, String> unloadable = new HashMap<>();
+    /** The primitive types' classes, by keyword: no class loader finds them by name. */
+    private static final Map<String, Class<?>> PRIMITIVES = Map.of("boolean", boolean.class, "byte", byte.class,
+            "char", char.class, "short", short.class, "int", int.class, "long", long.class, "float", float.class,
+            "double", double.class, "void", void.class);
     private int maxId;
     /** The store's {@link RecordFormat}, as stored. */
     private int storedFormat = RecordFormat.UNMARKED;
@@ -232,19 +240,71 @@ final class ClassRegistry {
     Class<?> resolve(String className) {
         Class<?> c = resolved.get(className);
         if (c == null) {
-            String name = renames.current(className);
-            try {
-                // initialize: a rewritten class registers its creation proxy in its static initializer
-                c = Class.forName(name, true, loader);
-            } catch (ClassNotFoundException | LinkageError e) {
-                throw new IncompatibleClassChangeException(className, null, name.equals(className)
-                        ? "the class cannot be loaded (" + e + "); it was removed or renamed (declare a renamed class in "
-                                + ClassRenames.RESOURCE + ": " + className + " = its new name)"
-                        : "it was renamed to " + name + ", which cannot be loaded (" + e + ")", e);
-            }
+            // initialize: a rewritten class registers its creation proxy in its static initializer
+            c = load(className, true, "");
             resolved.put(className, c);
         }
         return c;
+    }
+
+    /**
+     * @return a class value's element class by its stored name (a primitive type's keyword, or
+     *         a class's binary name, renamed as declared), loaded but not initialized, as Java
+     *         serialization loads the classes it reads
+     * @throws IncompatibleClassChangeException if it cannot be found
+     */
+    Class<?> classValue(String storedName) {
+        Class<?> c = PRIMITIVES.get(storedName);
+        if (c == null) {
+            c = classValues.get(storedName);
+        }
+        if (c == null) {
+            c = load(storedName, false, "a stored Class value names it, and ");
+            classValues.put(storedName, c);
+        }
+        return c;
+    }
+
+    /** Loads a stored class name, renamed as declared; {@code context} starts the error's reason. */
+    private Class<?> load(String storedName, boolean initialize, String context) {
+        String name = renames.current(storedName);
+        try {
+            return Class.forName(name, initialize, loader);
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new IncompatibleClassChangeException(storedName, null, context + (name.equals(storedName)
+                    ? "the class cannot be loaded (" + e + "); it was removed or renamed (declare a renamed class in "
+                            + ClassRenames.RESOURCE + ": " + storedName + " = its new name)"
+                    : "it was renamed to " + name + ", which cannot be loaded (" + e + ")"), e);
+        }
+    }
+
+    /**
+     * @return null if a class value's element class is found again by its name, through the
+     *         class loader this registry reads with; else why not (a hidden class has no name
+     *         to find; a class of another loader is found as another class, or not at all)
+     */
+    String unloadableByName(Class<?> element) {
+        if (element.isPrimitive()) {
+            return null;
+        }
+        String why = unloadable.get(element);
+        if (why == null) {
+            if (element.isHidden()) {
+                why = "is a hidden class (a lambda's or a proxy's, say): no other JVM can load it by its name";
+            } else {
+                Class<?> found;
+                try {
+                    found = Class.forName(element.getName(), false, loader);
+                } catch (ClassNotFoundException | LinkageError e) {
+                    found = null;
+                }
+                why = found == element ? "" : "comes from the class loader " + element.getClassLoader()
+                        + ", and the store's class loader (" + loader + ") "
+                        + (found == null ? "does not find it" : "finds another class of that name");
+            }
+            unloadable.put(element, why);
+        }
+        return why.isEmpty() ? null : why;
     }
 
     /** @return the name a stored class has now: itself, unless the application declares it renamed */

@@ -245,6 +245,11 @@ final class GarbageCollector {
                 in.readVarInt();
                 in.readString();
             }
+            case Tag.CLASS -> { // nor this: its class may be gone too
+                in.readByte();
+                in.readVarInt();
+                in.readString();
+            }
             case Tag.CONSTANT -> { // nor this: and a constant is no object of the store
                 in.readByte();
                 in.readString();

@@ -365,6 +365,8 @@ final class RecordDecoder implements RecordReader {
             }
             case Tag.UUID:
                 return new UUID(in.readFixedLong(), in.readFixedLong());
+            case Tag.CLASS:
+                return classValue();
             case Tag.LOCALE:
             case Tag.CURRENCY:
             case Tag.URI:
@@ -398,6 +400,19 @@ final class RecordDecoder implements RecordReader {
             default:
                 return time(tag);
         }
+    }
+
+    /** Reads a {@link Tag#CLASS} value after its tag. */
+    private Class<?> classValue() {
+        int dimensions = in.readVarInt();
+        Class<?> c = classes.classValue(in.readString());
+        if (dimensions > 255 || c == void.class && dimensions > 0) {
+            throw new ByteIn.MalformedRecord("a stored Class value names " + dimensions + " array dimensions of " + c);
+        }
+        for (int i = 0; i < dimensions; i++) {
+            c = c.arrayType();
+        }
+        return c;
     }
 
     /** Reads the JDK's value classes of tags {@link Tag#LOCALE} to {@link Tag#CHARSET}. */

@@ -106,7 +106,7 @@ final class RecordEncoder implements RecordWriter {
                 OptionalDouble.class, LocalDate.class, LocalTime.class, LocalDateTime.class, Instant.class,
                 Duration.class, Period.class, ZoneOffset.class, OffsetDateTime.class, ZonedDateTime.class,
                 OffsetTime.class, Year.class, YearMonth.class, MonthDay.class, java.math.MathContext.class,
-                Locale.class, Currency.class, URI.class, URL.class, File.class, Pattern.class);
+                Locale.class, Currency.class, URI.class, URL.class, File.class, Pattern.class, Class.class);
 
         private ValueClasses() {
         }
@@ -837,6 +837,8 @@ final class RecordEncoder implements RecordWriter {
         } else if (v instanceof Charset cs) {
             out.writeByte(Tag.CHARSET);
             out.writeString(cs.name());
+        } else if (c == Class.class) {
+            classValue((Class<?>) v, field, index);
         } else {
             return false;
         }
@@ -865,6 +867,28 @@ final class RecordEncoder implements RecordWriter {
             out.writeString(l.getCountry());
             out.writeString(l.getVariant());
         }
+    }
+
+    /**
+     * A class by its element's name and its array dimensions ({@link Tag#CLASS}): the name of a
+     * class of the application goes through the renamed classes when read, as a stored object's
+     * does, which the JVM's name of an array class ({@code [Lcom.example.Part;}) would not.
+     */
+    private void classValue(Class<?> type, String field, int index) {
+        Class<?> element = type;
+        int dimensions = 0;
+        while (element.isArray()) {
+            element = element.getComponentType();
+            dimensions++;
+        }
+        String refused = classes.unloadableByName(element);
+        if (refused != null) {
+            throw new NotPersistableException(Class.class.getName(), where(field, index),
+                    "the class " + type.getName() + " " + refused);
+        }
+        out.writeByte(Tag.CLASS);
+        out.writeVarInt(dimensions);
+        out.writeString(element.getName());
     }
 
     private void localDate(LocalDate d) {
@@ -919,8 +943,6 @@ final class RecordEncoder implements RecordWriter {
             return "a mutable string: store a String";
         } else if (c.getName().startsWith("java.util.concurrent.atomic.")) {
             return "an atomic holder: store its value in a field, written under the program's own lock";
-        } else if (c == Class.class) {
-            return "a class: store its name";
         }
         return "it is not among the JDK classes the README lists under \"What is stored\"; threads, streams,"
                 + " sockets, class loaders and other runtime objects have no meaning outside the JVM that made them";

@@ -21,7 +21,9 @@ package io.perpetua.kernel;
  *       holders ({@link SqlTimes}, class names a format 4 reader does not know), and
  *       {@code AtomicReference}, the JDK's three {@code Map.Entry} classes and the
  *       {@code Collections.synchronized*} wrappers ({@link ClassDescriptor.Kind#ATOMIC_REFERENCE}
- *       to {@link ClassDescriptor.Kind#SYNCHRONIZED}). Format 5 reads format 1 to 4 records.</li>
+ *       to {@link ClassDescriptor.Kind#WRAPPER}). Format 5 reads format 1 to 4 records.</li>
+ *   <li>6: also {@code Class} values ({@link Tag#CLASS}). Format 6 reads format 1 to 5
+ *       records.</li>
  * </ul>
  *
  * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes
@@ -34,7 +36,7 @@ final class RecordFormat {
     /** What {@link io.perpetua.UnsupportedStoreFormatException} calls it. */
     static final String NAME = "record format";
     /** The format this version writes, and the newest it reads. */
-    static final int CURRENT = 5;
+    static final int CURRENT = 6;
     /** The format of a store that holds no format entry. */
     static final int UNMARKED = 1;
     /** What a format entry's bytes start with; a class descriptor starts with its version, 1. */

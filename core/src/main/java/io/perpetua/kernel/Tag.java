@@ -108,6 +108,11 @@ final class Tag {
     static final int PATTERN = 52;
     /** A {@code java.nio.charset.Charset}: string canonical name. */
     static final int CHARSET = 53;
+    /**
+     * A {@code Class}: varint array dimensions, string name of the element class (a primitive
+     * type's keyword, {@code int} or {@code void}, or a class's binary name). Format 6.
+     */
+    static final int CLASS = 54;
 
     private Tag() {
     }

@@ -21,6 +21,7 @@ import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -224,6 +225,47 @@ class ClassEvolutionTest {
                         () -> store.fetch("item"));
                 assertEquals("evo.Item", e.className());
                 assertNull(e.fieldName());
+            }
+            return null;
+        });
+    }
+
+    /** A stored Class value names its class as a stored object does: renames apply, and a class gone is an error naming it. */
+    @Test
+    void aClassValueFollowsARenameAndOneWhoseClassIsGoneIsAClearError() throws Exception {
+        String uri = TestStores.newUri();
+        ClassLoader v1 = compile("v1", Map.of("count", "int", "peers", "Object"), "public class Kind { }");
+        withLoader(v1, () -> store(uri, v1, item -> {
+            Class<?> type = item.getClass();
+            set(item, "peers", new Object[] {type, java.lang.reflect.Array.newInstance(type, 0).getClass()});
+        }));
+        ClassLoader declared = compile("v3", "Article", Map.of("count", "int", "peers", "Object"), "");
+        declareRenames("v3", "evo.Item = evo.Article\n");
+        withLoader(declared, () -> {
+            try (PersistentStore store = TestStores.open(uri)) {
+                Object[] peers = (Object[]) get(store.fetch("item"), "peers");
+                assertSame(declared.loadClass("evo.Article"), peers[0]);
+                assertSame(declared.loadClass("evo.Article").arrayType(), peers[1]);
+            }
+            return null;
+        });
+
+        String other = TestStores.newUri();
+        Class<?> kind = v1.loadClass("evo.Kind");
+        withLoader(v1, () -> store(other, v1, item -> set(item, "peers", new Object[] {kind})));
+        ClassLoader v2 = compile("v2", Map.of("count", "int", "peers", "Object"), "");
+        withLoader(v2, () -> {
+            try (PersistentStore store = TestStores.open(other)) {
+                IncompatibleClassChangeException e = assertThrows(IncompatibleClassChangeException.class,
+                        () -> get(store.fetch("item"), "peers"));
+                assertEquals("evo.Kind", e.className());
+                assertTrue(e.getMessage().contains("Class value"), e.getMessage());
+            }
+            return null;
+        });
+        withLoader(v1, () -> { // nothing was lost
+            try (PersistentStore store = TestStores.open(other)) {
+                assertSame(kind, ((Object[]) get(store.fetch("item"), "peers"))[0]);
             }
             return null;
         });

@@ -152,6 +152,12 @@ class TypesRoundTripTest {
                 Arguments.of("relative Path", Path.of("relative", "p")),
                 Arguments.of("File", new File("relative/f.txt")),
                 Arguments.of("Charset", StandardCharsets.UTF_16LE),
+                Arguments.of("Class", String.class),
+                Arguments.of("Class of the application", Node.class),
+                Arguments.of("Class of a primitive type", int.class),
+                Arguments.of("Class void", void.class),
+                Arguments.of("Class of an array of the application", Node[][].class),
+                Arguments.of("Class of a primitive array", long[].class),
                 Arguments.of("record", new Point(1, -2, "p")),
                 Arguments.of("nested record", new Line(new Point(0, 0, null), new Point(3, 4, "q"), List.of(1, 2))),
                 Arguments.of("ArrayList", new ArrayList<>(List.of(1, "two", 3.0))),
@@ -441,6 +447,37 @@ class TypesRoundTripTest {
         }
     }
 
+    /**
+     * A class is stored by name, so one that no other JVM finds by that name is refused at
+     * commit, with its path: a hidden class, or one of a class loader the store does not read
+     * with (found there as another class, or not at all).
+     */
+    @Test
+    void aClassNotFoundAgainByItsNameIsRefusedWithItsPath() throws Exception {
+        Runnable lambda = () -> { };
+        Class<?> elsewhere;
+        try (java.net.URLClassLoader other = new java.net.URLClassLoader(
+                new java.net.URL[] {Point.class.getProtectionDomain().getCodeSource().getLocation()}, null)) {
+            elsewhere = other.loadClass(Point.class.getName());
+        }
+        assertNotSame(Point.class, elsewhere);
+        for (Object refused : List.of(lambda.getClass(), elsewhere, java.lang.reflect.Array.newInstance(elsewhere, 0).getClass())) {
+            try (PersistentStore store = TestStores.open(TestStores.newUri())) {
+                store.beginTransaction();
+                Node n = new Node("holder");
+                n.any(List.of(refused));
+                store.persist(n, "holder");
+                NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+                assertEquals("\"holder\".any[0]", e.path());
+                assertEquals("java.lang.Class", e.className());
+                assertTrue(e.reason().contains(((Class<?>) refused).getName()), e.getMessage());
+                assertTrue(e.reason().contains(refused == lambda.getClass() ? "hidden class"
+                        : "finds another class of that name"), e.getMessage());
+                store.abortTransaction();
+            }
+        }
+    }
+
     static Stream<Arguments> holders() {
         java.util.BitSet bits = new java.util.BitSet();
         bits.set(0);
@@ -634,7 +671,8 @@ class TypesRoundTripTest {
                         Collections.synchronizedList(new ArrayList<>(List.of(new Node("in a wrapper")))),
                         Collections.synchronizedSortedMap(new TreeMap<>(Map.of("k", new Node("in a sorted wrapper")))),
                         new java.util.concurrent.atomic.AtomicReference<>(new Node("in a reference")),
-                        Collections.synchronizedCollection(new HashMap<>(Map.of("k", new Node("in a copied view"))).values())});
+                        Collections.synchronizedCollection(new HashMap<>(Map.of("k", new Node("in a copied view"))).values()),
+                        Node[].class, new Node("after a class")});
                 store.persist(n, "holder");
                 store.persist(new Node("garbage"), "g");
             });
@@ -651,6 +689,8 @@ class TypesRoundTripTest {
             assertEquals("in a sorted wrapper", ((Node) ((Map<?, ?>) back[15]).get("k")).name());
             assertEquals("in a reference", ((Node) ((java.util.concurrent.atomic.AtomicReference<?>) back[16]).get()).name());
             assertEquals("in a copied view", ((Node) ((Collection<?>) back[17]).iterator().next()).name());
+            assertSame(Node[].class, back[18]);
+            assertEquals("after a class", ((Node) back[19]).name());
         }
     }
 
@@ -665,6 +705,7 @@ class TypesRoundTripTest {
                 store.persist(Locale.CANADA_FRENCH, "locale");
                 store.persist(Path.of("/srv/data"), "path");
                 store.persist(new java.util.concurrent.atomic.AtomicLong(5), "counter");
+                store.persist(Node.class, "class");
             });
         }
         try (PersistentStore store = TestStores.open(uri)) {
@@ -674,6 +715,7 @@ class TypesRoundTripTest {
             assertEquals(Locale.CANADA_FRENCH, store.fetch("locale"));
             assertEquals(Path.of("/srv/data"), store.fetch("path"));
             assertEquals(5, ((java.util.concurrent.atomic.AtomicLong) store.fetch("counter")).get());
+            assertSame(Node.class, store.fetch("class"));
         }
     }
 
