@@ -29,7 +29,8 @@ import java.util.function.Supplier;
  * {@code BigDecimal}, {@code UUID}, {@code Optional}, {@code Locale}, {@code Currency},
  * {@code URI}, {@code URL}, {@code Path}, {@code File}, {@code Pattern}, {@code Charset},
  * {@code Class} (by name), {@code Date} and its three {@code java.sql} subclasses, {@code StringBuilder}, the atomic
- * numbers, {@code AtomicReference}, {@code BitSet}, the {@code Map.Entry} classes) are stored by
+ * numbers, {@code AtomicReference}, {@code BitSet}, the {@code Map.Entry} classes, and in fields a
+ * plain {@code Object} and the two reentrant locks, which come back unlocked) are stored by
  * the kernel itself. Arrays, holders such as {@code Date}, and
  * collections keep their identity, so two objects that shared a list still share it after a
  * reload, and changes made to them in place are saved by the next commit. An

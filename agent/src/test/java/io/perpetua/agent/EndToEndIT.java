@@ -188,6 +188,8 @@ class EndToEndIT {
                         java.util.concurrent.atomic.AtomicReference<Holder> self;
                         Map.Entry<String, Integer> entry;
                         Class<?>[] types;
+                        final Object lock = new Object();
+                        final java.util.concurrent.locks.ReentrantLock fairLock = new java.util.concurrent.locks.ReentrantLock(true);
                     }
                     @SuppressWarnings("deprecation")
                     public static void main(String[] args) throws Exception {
@@ -222,7 +224,8 @@ class EndToEndIT {
                                         + h.date.getTime() + "|" + h.text + "|" + h.stamp.getTime() + "/"
                                         + h.stamp.getNanos() + "|" + h.synced + " " + h.synced.getClass().getSimpleName()
                                         + "|" + (h.self.get() == h) + "|" + h.entry + "|" + (h.types[0] == Holder.class)
-                                        + " " + h.types[1].getName() + " " + h.types[2].getName());
+                                        + " " + h.types[1].getName() + " " + h.types[2].getName() + "|"
+                                        + h.lock.getClass().getName() + " " + h.fairLock.isFair());
                             }
                         }
                     }
@@ -240,7 +243,7 @@ class EndToEndIT {
         assertEquals(0, read.exit(), read::toString);
         assertTrue(read.out().contains("read de_CH_#u-nu-latn|no_NO_NY|JPY|urn:isbn:0451450523|file:/srv/a%20b.txt"
                 + "|/srv/data|rel/f|a.b/32|ISO-8859-1|{k=v}|86400000|built|1000/1234|[s] SynchronizedRandomAccessList"
-                + "|true|e=5|true [I java.lang.String"), read::toString);
+                + "|true|e=5|true [I java.lang.String|java.lang.Object true"), read::toString);
     }
 
     private static Run javac(Path jdk, String release, String classPath, Path out, Path... sources) throws Exception {

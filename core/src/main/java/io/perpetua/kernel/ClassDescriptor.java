@@ -51,8 +51,10 @@ final class ClassDescriptor {
         /**
          * A mutable JDK holder of one value with no references in it ({@code Date},
          * {@code StringBuilder}, {@code StringBuffer}, {@code AtomicInteger}, {@code AtomicLong},
-         * {@code AtomicBoolean}, {@code BitSet}): varint length, then the value as the class's
-         * own layout (see {@code RecordEncoder#holder}). Record format 4.
+         * {@code AtomicBoolean}, {@code BitSet}; since record format 7 also a plain {@code Object},
+         * {@code ReentrantLock} and {@code ReentrantReadWriteLock}, whose value is their identity
+         * and fairness): varint length, then the value as the class's own layout (see
+         * {@code RecordEncoder#holder}). Record format 4.
          */
         HOLDER(20),
         /**

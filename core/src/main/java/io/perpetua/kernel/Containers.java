@@ -40,6 +40,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
  * The JDK containers the kernel stores itself (the agent cannot rewrite JDK classes): which
@@ -141,7 +143,8 @@ final class Containers {
         }
         KINDS.put(Arrays.asList(1).getClass(), Kind.FIXED_SIZE_LIST);
         for (Class<?> c : List.of(Date.class, StringBuilder.class, StringBuffer.class, AtomicInteger.class,
-                AtomicLong.class, AtomicBoolean.class, BitSet.class)) {
+                AtomicLong.class, AtomicBoolean.class, BitSet.class, Object.class, ReentrantLock.class,
+                ReentrantReadWriteLock.class)) {
             KINDS.put(c, Kind.HOLDER);
         }
         KINDS.put(AtomicReference.class, Kind.ATOMIC_REFERENCE);

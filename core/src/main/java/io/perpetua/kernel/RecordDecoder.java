@@ -57,6 +57,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.regex.Pattern;
 
 /**
@@ -610,6 +612,12 @@ final class RecordDecoder implements RecordReader {
                 words[i] = in.readFixedLong();
             }
             h = BitSet.valueOf(words);
+        } else if (type == Object.class) {
+            h = new Object();
+        } else if (type == ReentrantLock.class) {
+            h = new ReentrantLock(in.readByte() != 0);
+        } else if (type == ReentrantReadWriteLock.class) {
+            h = new ReentrantReadWriteLock(in.readByte() != 0);
         } else {
             throw new IncompatibleClassChangeException(d.className, null, "not a holder Perpetua stores");
         }
@@ -931,7 +939,8 @@ final class RecordDecoder implements RecordReader {
             r.set(((AtomicReference) copy).get());
         } else if (target instanceof AbstractMap.SimpleEntry e) {
             e.setValue(((AbstractMap.SimpleEntry) copy).getValue()); // its key never changes
-        } else {
+        } else if (target.getClass() != Object.class && !(target instanceof ReentrantLock)
+                && !(target instanceof ReentrantReadWriteLock)) { // what these store (fairness) never changes
             throw new IllegalStateException("not a holder: " + target.getClass().getName()); // Containers lists no other
         }
     }

@@ -50,6 +50,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.regex.Pattern;
 
 /**
@@ -278,7 +280,11 @@ final class RecordEncoder implements RecordWriter {
             for (long w : words) {
                 out.writeFixedLong(w);
             }
-        } else {
+        } else if (h instanceof ReentrantLock l) {
+            out.writeByte(l.isFair() ? 1 : 0); // held or not, it comes back unlocked, as Java serialization brings it
+        } else if (h instanceof ReentrantReadWriteLock l) {
+            out.writeByte(l.isFair() ? 1 : 0);
+        } else if (h.getClass() != Object.class) { // a plain Object (a lock, a marker) has only its identity
             throw new IllegalStateException("not a holder: " + h.getClass().getName()); // Containers lists no other
         }
         out.insertVarInt(start, out.length() - start);
@@ -599,19 +605,41 @@ final class RecordEncoder implements RecordWriter {
         } else if (c.isRecord()) {
             record(v, field, index);
         } else if (!inlineValue(v, c, field, index)) {
+            if (c == Object.class && plainObjectAsConstant(v, field, index, direct)) {
+                return;
+            }
             Kind kind = Containers.kindOf(v);
             if (kind == null) {
-                Constants.Ref marker = c == Object.class && info != null ? Constants.marker(info.type, v) : null;
-                if (marker == null) {
-                    throw notPersistable(v, field, index);
-                }
-                out.writeByte(Tag.CONSTANT);
-                out.writeString(marker.className());
-                out.writeString(marker.field());
-                return;
+                throw notPersistable(v, field, index);
             }
             container(v, kind, field, index, direct);
         }
+    }
+
+    /**
+     * A plain {@code new Object()} is a marker constant of the classes of the object that refers
+     * to it (written as that constant), or, in a field, that object's own lock or marker
+     * (stored as a holder, with its identity). Anywhere else it is refused: in a collection it
+     * may be the marker of a class Perpetua cannot find (a set's {@code PRESENT} value), which
+     * would come back as another object, and code that compares it by identity would break.
+     *
+     * @return true if it was written as a constant; false if it is to be stored as a holder
+     */
+    private boolean plainObjectAsConstant(Object v, String field, int index, boolean direct) {
+        Constants.Ref marker = info != null ? Constants.marker(info.type, v) : null;
+        if (marker != null) {
+            out.writeByte(Tag.CONSTANT);
+            out.writeString(marker.className());
+            out.writeString(marker.field());
+            return true;
+        }
+        if (!direct) {
+            throw new NotPersistableException(Object.class.getName(), where(field, index), "a plain Object is stored"
+                    + " only in a field of an object (its lock, say): here it may be the marker constant of a class"
+                    + " that Perpetua does not know, which would come back as another object; hold it in a field, or"
+                    + " store a value of your own class");
+        }
+        return false;
     }
 
     /** Writes a reference to a container, or the container itself if it is embedded here. */

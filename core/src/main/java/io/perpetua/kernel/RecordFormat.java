@@ -24,6 +24,9 @@ package io.perpetua.kernel;
  *       to {@link ClassDescriptor.Kind#WRAPPER}). Format 5 reads format 1 to 4 records.</li>
  *   <li>6: also {@code Class} values ({@link Tag#CLASS}). Format 6 reads format 1 to 5
  *       records.</li>
+ *   <li>7: also plain {@code Object}s, {@code ReentrantLock}s and
+ *       {@code ReentrantReadWriteLock}s as holders (class names a format 6 reader does not
+ *       know). Format 7 reads format 1 to 6 records.</li>
  * </ul>
  *
  * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes
@@ -36,7 +39,7 @@ final class RecordFormat {
     /** What {@link io.perpetua.UnsupportedStoreFormatException} calls it. */
     static final String NAME = "record format";
     /** The format this version writes, and the newest it reads. */
-    static final int CURRENT = 6;
+    static final int CURRENT = 7;
     /** The format of a store that holds no format entry. */
     static final int UNMARKED = 1;
     /** What a format entry's bytes start with; a class descriptor starts with its version, 1. */

@@ -549,6 +549,78 @@ class TypesRoundTripTest {
     }
 
     /**
+     * The locks a class keeps in fields: a plain Object keeps its identity (two objects that
+     * synchronized on one lock still do), and a ReentrantLock or ReentrantReadWriteLock keeps
+     * its fairness and comes back unlocked, held or not at commit, as Java serialization brings
+     * one back.
+     */
+    @Test
+    void locksInFieldsKeepTheirIdentityAndFairnessAndComeBackUnlocked() {
+        String uri = TestStores.newUri();
+        java.util.concurrent.locks.ReentrantLock held = new java.util.concurrent.locks.ReentrantLock(true);
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Object lock = new Object();
+                Node a = new Node("a");
+                a.any(lock);
+                Node b = new Node("b");
+                b.any(lock);
+                a.next(b);
+                Node c = new Node("c");
+                c.any(held);
+                b.next(c);
+                Node d = new Node("d");
+                d.any(new java.util.concurrent.locks.ReentrantReadWriteLock(true));
+                c.next(d);
+                Node e = new Node("e");
+                e.any(new java.util.concurrent.locks.ReentrantLock());
+                d.next(e);
+                held.lock();
+                store.persist(a, "a");
+            });
+        }
+        assertTrue(held.isHeldByCurrentThread());
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node a = store.fetch("a", Node.class);
+            Node b = a.next();
+            assertSame(Object.class, a.any().getClass());
+            assertSame(a.any(), b.any(), "one lock of two objects is one lock after a reload");
+            var c = (java.util.concurrent.locks.ReentrantLock) b.next().any();
+            assertTrue(c.isFair());
+            assertTrue(!c.isLocked(), "held at commit, unlocked when read");
+            var d = (java.util.concurrent.locks.ReentrantReadWriteLock) b.next().next().any();
+            assertTrue(d.isFair());
+            var e = (java.util.concurrent.locks.ReentrantLock) b.next().next().next().any();
+            assertTrue(!e.isFair());
+            assertTrue(c.tryLock(), "a lock read back works");
+            long written = store.statistics().recordsWritten();
+            store.inTransaction(() -> a.value(1));
+            assertEquals(written + 1, store.statistics().recordsWritten(), "a lock held is not written again");
+            c.unlock();
+        }
+        held.unlock();
+    }
+
+    /**
+     * A plain Object anywhere but in a field may be another class's marker constant, which
+     * would come back as another object: refused, with its path.
+     */
+    @Test
+    void aPlainObjectInACollectionIsRefusedWithItsPath() {
+        try (PersistentStore store = TestStores.open(TestStores.newUri())) {
+            store.beginTransaction();
+            Node n = new Node("holder");
+            n.any(new ArrayList<>(List.of("x", new Object())));
+            store.persist(n, "holder");
+            NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+            assertEquals("\"holder\".any[1]", e.path());
+            assertEquals("java.lang.Object", e.className());
+            assertTrue(e.reason().contains("marker constant"), e.getMessage());
+            store.abortTransaction();
+        }
+    }
+
+    /**
      * An abort puts back what a transaction changed in place in a holder or a synchronized
      * wrapper, as in any other container: the program sees the committed value again, and the
      * next commit does not write the aborted change.
