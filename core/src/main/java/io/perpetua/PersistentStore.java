@@ -24,16 +24,18 @@ import java.util.function.Supplier;
  * At commit, every object reachable from a named root or from an object that is already
  * persistent becomes persistent, and every new or changed persistent object is written, in one
  * atomic write. Objects of classes rewritten by the agent are stored field by field (static and
- * {@code transient} fields are not stored); the JDK types Perpetua knows (strings, boxes,
- * enums, arrays, collections, maps, records, {@code java.time} values, {@code BigInteger},
+ * {@code transient} fields are not stored); the JDK types Perpetua knows (strings, boxes, enums,
+ * arrays, collections, maps, records, {@code java.time} values, {@code BigInteger},
  * {@code BigDecimal}, {@code UUID}, {@code Optional}, {@code Locale}, {@code Currency},
  * {@code URI}, {@code URL}, {@code Path}, {@code File}, {@code Pattern}, {@code Charset},
- * {@code Class} (by name), {@code Date} and its three {@code java.sql} subclasses, {@code StringBuilder}, the atomic
- * numbers, {@code AtomicReference}, {@code BitSet}, the {@code Map.Entry} classes, and in fields a
- * plain {@code Object} and the two reentrant locks, which come back unlocked) are stored by
- * the kernel itself. Arrays, holders such as {@code Date}, and
- * collections keep their identity, so two objects that shared a list still share it after a
- * reload, and changes made to them in place are saved by the next commit. An
+ * {@code Class} (by name), {@code Date} and its three {@code java.sql} subclasses,
+ * {@code StringBuilder}, the atomic numbers, {@code AtomicReference}, {@code BitSet}, the
+ * {@code Map.Entry} classes, and in fields a plain {@code Object} and the two reentrant locks,
+ * which come back unlocked) are stored by the kernel itself; the JDK's other serializable classes
+ * ({@code Random}, {@code Calendar}...) by their Java serialization, holding JDK objects only.
+ * Arrays, holders such as {@code Date}, and collections keep their identity, so two objects that
+ * shared a list still share it after a reload, and changes made to them in place are saved by
+ * the next commit. An
  * {@code ArrayList}, {@code HashMap}, {@code HashSet}, {@code ArrayDeque}, {@code TreeMap} or
  * {@code TreeSet} read from a store is an instance of a Perpetua subclass that notes calls that
  * may change it, so that a commit compares only those with their stored form ({@code instanceof}

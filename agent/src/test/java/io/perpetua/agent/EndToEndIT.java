@@ -190,6 +190,8 @@ class EndToEndIT {
                         Class<?>[] types;
                         final Object lock = new Object();
                         final java.util.concurrent.locks.ReentrantLock fairLock = new java.util.concurrent.locks.ReentrantLock(true);
+                        Random random;
+                        Calendar calendar;
                     }
                     @SuppressWarnings("deprecation")
                     public static void main(String[] args) throws Exception {
@@ -215,6 +217,9 @@ class EndToEndIT {
                                 h.self = new java.util.concurrent.atomic.AtomicReference<>(h);
                                 h.entry = Map.entry("e", 5);
                                 h.types = new Class<?>[] {Holder.class, int[].class, String.class};
+                                h.random = new Random(5);
+                                h.calendar = new GregorianCalendar(TimeZone.getTimeZone("Asia/Tokyo"));
+                                h.calendar.setTimeInMillis(1_600_000_000_000L);
                                 store.inTransaction(() -> store.persist(h, "h"));
                             } else {
                                 Holder h = store.fetch("h", Holder.class);
@@ -225,7 +230,9 @@ class EndToEndIT {
                                         + h.stamp.getNanos() + "|" + h.synced + " " + h.synced.getClass().getSimpleName()
                                         + "|" + (h.self.get() == h) + "|" + h.entry + "|" + (h.types[0] == Holder.class)
                                         + " " + h.types[1].getName() + " " + h.types[2].getName() + "|"
-                                        + h.lock.getClass().getName() + " " + h.fairLock.isFair());
+                                        + h.lock.getClass().getName() + " " + h.fairLock.isFair() + "|"
+                                        + h.random.nextInt(1000) + " " + h.calendar.getTimeZone().getID() + " "
+                                        + h.calendar.get(Calendar.HOUR_OF_DAY));
                             }
                         }
                     }
@@ -243,7 +250,8 @@ class EndToEndIT {
         assertEquals(0, read.exit(), read::toString);
         assertTrue(read.out().contains("read de_CH_#u-nu-latn|no_NO_NY|JPY|urn:isbn:0451450523|file:/srv/a%20b.txt"
                 + "|/srv/data|rel/f|a.b/32|ISO-8859-1|{k=v}|86400000|built|1000/1234|[s] SynchronizedRandomAccessList"
-                + "|true|e=5|true [I java.lang.String|java.lang.Object true"), read::toString);
+                + "|true|e=5|true [I java.lang.String|java.lang.Object true|" + new java.util.Random(5).nextInt(1000)
+                + " Asia/Tokyo 21"), read::toString);
     }
 
     private static Run javac(Path jdk, String release, String classPath, Path out, Path... sources) throws Exception {

@@ -83,7 +83,13 @@ final class ClassDescriptor {
          * entries for a map), read back as the same wrapper around a new ArrayList,
          * LinkedHashSet, TreeSet, LinkedHashMap or TreeMap. Record format 5.
          */
-        WRAPPER(24);
+        WRAPPER(24),
+        /**
+         * A JDK class stored by its own Java serialization ({@link JdkSerialized}): varint
+         * length, then the serialization stream. Compared at every commit while resident.
+         * Record format 8.
+         */
+        SERIALIZED(25);
 
         final int code;
 

@@ -144,7 +144,7 @@ final class Containers {
         KINDS.put(Arrays.asList(1).getClass(), Kind.FIXED_SIZE_LIST);
         for (Class<?> c : List.of(Date.class, StringBuilder.class, StringBuffer.class, AtomicInteger.class,
                 AtomicLong.class, AtomicBoolean.class, BitSet.class, Object.class, ReentrantLock.class,
-                ReentrantReadWriteLock.class)) {
+                ReentrantReadWriteLock.class, java.security.SecureRandom.class)) {
             KINDS.put(c, Kind.HOLDER);
         }
         KINDS.put(AtomicReference.class, Kind.ATOMIC_REFERENCE);
@@ -241,7 +241,11 @@ final class Containers {
         if (o instanceof Date d && SqlTimes.is(d)) {
             return Kind.HOLDER;
         }
-        return c == EnumMap.class ? Kind.ENUM_MAP : null;
+        if (c == EnumMap.class) {
+            return Kind.ENUM_MAP;
+        }
+        // a value (a Class, a Locale...) is serializable too, and stored as a value
+        return JdkSerialized.isOne(c) && !RecordEncoder.isValue(o) ? Kind.SERIALIZED : null;
     }
 
     /** @return true for kinds whose contents can change after creation (checked at commit) */

@@ -303,7 +303,7 @@ final class GarbageCollector {
                 value();
                 values(2 * in.readCount());
             }
-            case HOLDER -> in.skip(in.readCount()); // a value: no reference in it
+            case HOLDER, SERIALIZED -> in.skip(in.readCount()); // a value: no reference in it
             case ATOMIC_REFERENCE -> value();
             case WRAPPER -> {
                 if (in.readCount() == 0) {

@@ -582,6 +582,11 @@ final class RecordDecoder implements RecordReader {
                 register.accept(h);
                 return h;
             }
+            case SERIALIZED: {
+                Object o = JdkSerialized.read(in.readBytes(in.readCount()), d.className);
+                register.accept(o);
+                return o;
+            }
             default:
                 throw new ByteIn.MalformedRecord(d + " does not describe a container");
         }
@@ -618,6 +623,8 @@ final class RecordDecoder implements RecordReader {
             h = new ReentrantLock(in.readByte() != 0);
         } else if (type == ReentrantReadWriteLock.class) {
             h = new ReentrantReadWriteLock(in.readByte() != 0);
+        } else if (type == java.security.SecureRandom.class) {
+            h = secureRandom(in.readString());
         } else {
             throw new IncompatibleClassChangeException(d.className, null, "not a holder Perpetua stores");
         }
@@ -625,6 +632,15 @@ final class RecordDecoder implements RecordReader {
             throw new ByteIn.MalformedRecord("a stored " + d.className + " does not end where its length says");
         }
         return h;
+    }
+
+    /** @return a new SecureRandom, seeded anew, of a stored algorithm if this JVM has it, else the default one */
+    private static java.security.SecureRandom secureRandom(String algorithm) {
+        try {
+            return java.security.SecureRandom.getInstance(algorithm);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            return new java.security.SecureRandom();
+        }
     }
 
     /** Reads what {@code RecordEncoder#wrapper} wrote: wraps what it refers to, or a copy of what it showed. */
@@ -940,7 +956,8 @@ final class RecordDecoder implements RecordReader {
         } else if (target instanceof AbstractMap.SimpleEntry e) {
             e.setValue(((AbstractMap.SimpleEntry) copy).getValue()); // its key never changes
         } else if (target.getClass() != Object.class && !(target instanceof ReentrantLock)
-                && !(target instanceof ReentrantReadWriteLock)) { // what these store (fairness) never changes
+                && !(target instanceof ReentrantReadWriteLock) && !(target instanceof java.security.SecureRandom)) {
+            // what these store (fairness, an algorithm) never changes
             throw new IllegalStateException("not a holder: " + target.getClass().getName()); // Containers lists no other
         }
     }
@@ -956,10 +973,12 @@ final class RecordDecoder implements RecordReader {
             return true;
         }
         Kind kind = Containers.kindOf(target);
-        if (kind == Kind.WRAPPER) {
-            // what it wraps is a container of its own, put back as itself; a copy's source (a
-            // map's key set) is put back with its map. Cleared through the wrapper, a wrapped
-            // container would be emptied, since the decoded copy wraps that same container.
+        if (kind == Kind.WRAPPER || kind == Kind.SERIALIZED) {
+            // what a wrapper wraps is a container of its own, put back as itself; a copy's source
+            // (a map's key set) is put back with its map. Cleared through the wrapper, a wrapped
+            // container would be emptied, since the decoded copy wraps that same container. A
+            // JDK object stored by its serialization has no method that sets its state (a
+            // Random's seed) back.
             return false;
         }
         if (kind == Kind.HOLDER || kind == Kind.ATOMIC_REFERENCE || kind == Kind.ENTRY) {

@@ -245,6 +245,11 @@ final class RecordEncoder implements RecordWriter {
             }
             case VALUE -> value(c, null, 0);
             case HOLDER -> holder(c);
+            case SERIALIZED -> {
+                byte[] stream = JdkSerialized.write(c, path.render());
+                out.writeVarInt(stream.length);
+                out.writeBytes(stream);
+            }
             case ATOMIC_REFERENCE -> value(((AtomicReference<?>) c).get(), "get()", 0);
             case WRAPPER -> wrapper(c);
             case IMMUTABLE_ENTRY, ENTRY -> {
@@ -284,6 +289,9 @@ final class RecordEncoder implements RecordWriter {
             out.writeByte(l.isFair() ? 1 : 0); // held or not, it comes back unlocked, as Java serialization brings it
         } else if (h instanceof ReentrantReadWriteLock l) {
             out.writeByte(l.isFair() ? 1 : 0);
+        } else if (h instanceof java.security.SecureRandom r) {
+            // its algorithm only: its state, stored, would make every reader of the store draw the same numbers
+            out.writeString(r.getAlgorithm());
         } else if (h.getClass() != Object.class) { // a plain Object (a lock, a marker) has only its identity
             throw new IllegalStateException("not a holder: " + h.getClass().getName()); // Containers lists no other
         }
@@ -969,8 +977,6 @@ final class RecordEncoder implements RecordWriter {
     private static String storableInstead(Class<?> c) {
         if (CharSequence.class.isAssignableFrom(c)) {
             return "a mutable string: store a String";
-        } else if (c.getName().startsWith("java.util.concurrent.atomic.")) {
-            return "an atomic holder: store its value in a field, written under the program's own lock";
         }
         return "it is not among the JDK classes the README lists under \"What is stored\"; threads, streams,"
                 + " sockets, class loaders and other runtime objects have no meaning outside the JVM that made them";

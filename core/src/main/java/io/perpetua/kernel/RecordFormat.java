@@ -27,6 +27,9 @@ package io.perpetua.kernel;
  *   <li>7: also plain {@code Object}s, {@code ReentrantLock}s and
  *       {@code ReentrantReadWriteLock}s as holders (class names a format 6 reader does not
  *       know). Format 7 reads format 1 to 6 records.</li>
+ *   <li>8: also the JDK's other serializable classes, by their Java serialization
+ *       ({@link ClassDescriptor.Kind#SERIALIZED}), and {@code SecureRandom} as a holder of its
+ *       algorithm. Format 8 reads format 1 to 7 records.</li>
  * </ul>
  *
  * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes
@@ -39,7 +42,7 @@ final class RecordFormat {
     /** What {@link io.perpetua.UnsupportedStoreFormatException} calls it. */
     static final String NAME = "record format";
     /** The format this version writes, and the newest it reads. */
-    static final int CURRENT = 7;
+    static final int CURRENT = 8;
     /** The format of a store that holds no format entry. */
     static final int UNMARKED = 1;
     /** What a format entry's bytes start with; a class descriptor starts with its version, 1. */

@@ -620,6 +620,115 @@ class TypesRoundTripTest {
         }
     }
 
+    /** JDK classes stored by their own Java serialization, each with what shows its state. */
+    static Stream<Arguments> serialized() throws Exception {
+        java.util.Random random = new java.util.Random(42);
+        random.nextInt();
+        java.util.GregorianCalendar calendar = new java.util.GregorianCalendar(java.util.TimeZone.getTimeZone("Asia/Tokyo"));
+        calendar.setTimeInMillis(1_600_000_000_000L);
+        java.util.concurrent.atomic.LongAdder adder = new java.util.concurrent.atomic.LongAdder();
+        adder.add(5);
+        TreeMap<String, Integer> reverseIgnoringCase = new TreeMap<>(Collections.reverseOrder(String.CASE_INSENSITIVE_ORDER));
+        reverseIgnoringCase.putAll(Map.of("b", 2, "A", 1, "c", 3));
+        return Stream.of(
+                Arguments.of(random, (java.util.function.Function<Object, Object>) r -> ((java.util.Random) r).ints(5).boxed().toList()),
+                Arguments.of(calendar, java.util.function.Function.identity()),
+                Arguments.of(java.util.TimeZone.getTimeZone("Europe/Paris"), java.util.function.Function.identity()),
+                Arguments.of(new java.text.SimpleDateFormat("yyyy-MM-dd HH:mm", Locale.FRANCE), java.util.function.Function.identity()),
+                Arguments.of(new java.text.DecimalFormat("#,##0.00"), java.util.function.Function.identity()),
+                Arguments.of(java.net.InetAddress.getByAddress("db.example.org", new byte[] {10, 0, 0, 7}),
+                        (java.util.function.Function<Object, Object>) a -> a.toString()),
+                Arguments.of(java.net.InetSocketAddress.createUnresolved("example.org", 8080), java.util.function.Function.identity()),
+                Arguments.of(new java.util.concurrent.atomic.AtomicIntegerArray(new int[] {3, 1, 2}),
+                        (java.util.function.Function<Object, Object>) a -> a.toString()),
+                Arguments.of(adder, (java.util.function.Function<Object, Object>) a -> ((java.util.concurrent.atomic.LongAdder) a).sum()),
+                Arguments.of(new java.util.concurrent.Semaphore(3, true),
+                        (java.util.function.Function<Object, Object>) s -> ((java.util.concurrent.Semaphore) s).availablePermits()),
+                Arguments.of(new IllegalStateException("boom", new java.io.IOException("cause")),
+                        (java.util.function.Function<Object, Object>) e -> ((Throwable) e).getMessage() + " / "
+                                + ((Throwable) e).getCause().getMessage() + " / " + ((Throwable) e).getStackTrace().length),
+                Arguments.of(java.time.Clock.systemUTC(), java.util.function.Function.identity()),
+                Arguments.of(reverseIgnoringCase, (java.util.function.Function<Object, Object>) m -> List.copyOf(((Map<?, ?>) m).keySet())));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("serialized")
+    void jdkClassesStoredByTheirSerializationComeBackAsTheyWere(Object value, java.util.function.Function<Object, Object> state) {
+        Object expected = state.apply(JdkSerialized.read(JdkSerialized.write(value, "value"), "copy"));
+        Object back = roundTrip(value);
+        assertSame(value.getClass(), Containers.storedClass(back));
+        assertEquals(expected, state.apply(back));
+    }
+
+    /**
+     * A JDK object stored by its serialization keeps its identity (two objects that shared a
+     * Random still do), what is changed in it is saved (the sequence goes on where it was), and
+     * an object of the application inside one is refused with the path.
+     */
+    @Test
+    void aSerializedJdkObjectKeepsItsIdentityAndItsChangesAndHoldsOnlyJdkObjects() {
+        String uri = TestStores.newUri();
+        java.util.Random expected = new java.util.Random(7);
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                java.util.Random shared = new java.util.Random(7);
+                Node a = new Node("a");
+                a.any(shared);
+                Node b = new Node("b");
+                b.any(shared);
+                a.next(b);
+                store.persist(a, "a");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node a = store.fetch("a", Node.class);
+            assertSame(a.any(), a.next().any(), "one Random of two objects is one Random after a reload");
+            java.util.Random r = (java.util.Random) a.any();
+            store.inTransaction(() -> assertEquals(expected.nextLong(), r.nextLong()));
+            long written = store.statistics().recordsWritten();
+            store.inTransaction(() -> a.value(1));
+            assertEquals(written + 1, store.statistics().recordsWritten(), "an unchanged Random is not written again");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            java.util.Random r = (java.util.Random) store.fetch("a", Node.class).any();
+            assertEquals(expected.nextLong(), r.nextLong(), "the sequence goes on where the last commit left it");
+
+            store.beginTransaction();
+            Node n = new Node("holder");
+            n.any(new java.util.concurrent.atomic.AtomicReferenceArray<>(new Object[] {"x", new Node("inside")}));
+            store.persist(n, "holder");
+            NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+            assertEquals("\"holder\".any", e.path());
+            assertEquals("java.util.concurrent.atomic.AtomicReferenceArray", e.className());
+            assertTrue(e.reason().contains(Node.class.getName()) && e.reason().contains("not the JDK's"), e.getMessage());
+            store.abortTransaction();
+        }
+    }
+
+    /** A SecureRandom is stored as its algorithm: read back, it is seeded anew, so two readers never draw alike. */
+    @Test
+    void aSecureRandomComesBackSeededAnew() throws Exception {
+        String uri = TestStores.newUri();
+        java.security.SecureRandom random = java.security.SecureRandom.getInstance("SHA1PRNG");
+        random.setSeed(1);
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("holder");
+                n.any(random);
+                store.persist(n, "holder");
+            });
+        }
+        long[] drawn = new long[2];
+        for (int i = 0; i < 2; i++) {
+            try (PersistentStore store = TestStores.open(uri)) {
+                java.security.SecureRandom back = (java.security.SecureRandom) store.fetch("holder", Node.class).any();
+                assertEquals("SHA1PRNG", back.getAlgorithm());
+                drawn[i] = back.nextLong();
+            }
+        }
+        assertNotEquals(drawn[0], drawn[1], "each reader draws its own numbers");
+    }
+
     /**
      * An abort puts back what a transaction changed in place in a holder or a synchronized
      * wrapper, as in any other container: the program sees the committed value again, and the
@@ -744,7 +853,7 @@ class TypesRoundTripTest {
                         Collections.synchronizedSortedMap(new TreeMap<>(Map.of("k", new Node("in a sorted wrapper")))),
                         new java.util.concurrent.atomic.AtomicReference<>(new Node("in a reference")),
                         Collections.synchronizedCollection(new HashMap<>(Map.of("k", new Node("in a copied view"))).values()),
-                        Node[].class, new Node("after a class")});
+                        Node[].class, new Node("after a class"), new java.util.Random(3), new Node("after a Random")});
                 store.persist(n, "holder");
                 store.persist(new Node("garbage"), "g");
             });
@@ -763,6 +872,8 @@ class TypesRoundTripTest {
             assertEquals("in a copied view", ((Node) ((Collection<?>) back[17]).iterator().next()).name());
             assertSame(Node[].class, back[18]);
             assertEquals("after a class", ((Node) back[19]).name());
+            assertEquals(new java.util.Random(3).nextInt(), ((java.util.Random) back[20]).nextInt());
+            assertEquals("after a Random", ((Node) back[21]).name());
         }
     }
 

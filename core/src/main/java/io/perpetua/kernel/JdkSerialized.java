@@ -1,0 +1,138 @@
+package io.perpetua.kernel;
+
+import io.perpetua.IncompatibleClassChangeException;
+import io.perpetua.NotPersistableException;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.ObjectInputFilter;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
+import java.io.Serializable;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.Map;
+
+/**
+ * The JDK classes the kernel has no layout of its own for, stored by their own Java
+ * serialization ({@link ClassDescriptor.Kind#SERIALIZED}): {@code Random}, {@code Calendar},
+ * {@code TimeZone}, {@code SimpleDateFormat}, {@code InetAddress}, the atomic arrays and adders,
+ * an exception, and the like. The JDK keeps the serialized form of its classes readable by its
+ * later versions, which is what a store needs; what such an object holds inside it is part of
+ * its value (no identity of its own across the store), so it may hold only JDK objects, never
+ * an object of the application. Collections and maps are not taken (their elements may be
+ * objects of the store: the kernel stores the ones it knows itself and refuses the others), nor
+ * hidden classes (a JDK lambda), nor {@code SecureRandom}, whose serialized state would make
+ * two readers of the store draw the same numbers. Stateless and thread-safe.
+ */
+final class JdkSerialized {
+    private JdkSerialized() {
+    }
+
+    /** By class: whether the kernel stores its objects by Java serialization. */
+    private static final ClassValue<Boolean> TAKEN = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return isJdk(type) && Serializable.class.isAssignableFrom(type) && !type.isHidden() && !type.isArray()
+                    && !type.isEnum() && !Collection.class.isAssignableFrom(type) && !Map.class.isAssignableFrom(type)
+                    && !Iterator.class.isAssignableFrom(type) && !java.security.SecureRandom.class.isAssignableFrom(type);
+        }
+    };
+
+    /** @return true if objects of {@code type} are stored by their Java serialization */
+    static boolean isOne(Class<?> type) {
+        return TAKEN.get(type);
+    }
+
+    /** @return true for a class of the JDK: of the boot or the platform class loader */
+    private static boolean isJdk(Class<?> type) {
+        while (type.isArray()) {
+            type = type.getComponentType();
+        }
+        ClassLoader loader = type.getClassLoader();
+        return loader == null || loader == ClassLoader.getPlatformClassLoader();
+    }
+
+    /**
+     * @param path where the object is, for an error
+     * @return the object's Java serialization stream
+     * @throws NotPersistableException if it holds an object of a class that is not the JDK's, or
+     *         something in it cannot be serialized
+     */
+    static byte[] write(Object o, String path) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        try (JdkOnlyOutput out = new JdkOnlyOutput(bytes, o, path)) {
+            out.writeObject(o);
+        } catch (IOException e) {
+            throw new NotPersistableException(o.getClass().getName(), path, "it is stored by its Java serialization,"
+                    + " which failed: " + e);
+        }
+        return bytes.toByteArray();
+    }
+
+    /**
+     * @param className the class the record names, for an error
+     * @return the object {@link #write} serialized
+     * @throws IncompatibleClassChangeException if this JVM cannot read it (a class or a serialized
+     *         form of a newer JDK)
+     */
+    static Object read(byte[] bytes, String className) {
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
+            // what write() let in, and nothing else: a record altered to name another class is not run
+            in.setObjectInputFilter(info -> info.serialClass() != null && !isJdk(info.serialClass())
+                    ? ObjectInputFilter.Status.REJECTED : ObjectInputFilter.Status.UNDECIDED);
+            Object o = in.readObject();
+            if (in.read() != -1) {
+                throw new ByteIn.MalformedRecord("a stored " + className + " has bytes after its serialized form");
+            }
+            return o;
+        } catch (ClassNotFoundException | java.io.InvalidClassException e) {
+            throw new IncompatibleClassChangeException(className, null, "it was stored by its Java serialization,"
+                    + " which this JVM cannot read (" + e + ")", e);
+        } catch (IOException | RuntimeException e) {
+            if (e instanceof ByteIn.MalformedRecord m) {
+                throw m;
+            }
+            throw new ByteIn.MalformedRecord("a stored " + className + " is not a readable serialized form: " + e);
+        }
+    }
+
+    /** Serializes JDK objects only: an object of the application inside one is an error naming it. */
+    private static final class JdkOnlyOutput extends ObjectOutputStream {
+        private final Object root;
+        private final String path;
+
+        JdkOnlyOutput(ByteArrayOutputStream out, Object root, String path) throws IOException {
+            super(out);
+            this.root = root;
+            this.path = path;
+            enableReplaceObject(true);
+        }
+
+        @Override
+        protected Object replaceObject(Object obj) {
+            check(obj.getClass());
+            return obj;
+        }
+
+        @Override
+        protected void annotateClass(Class<?> cl) {
+            check(cl); // a Class object inside, which replaceObject does not see
+        }
+
+        @Override
+        protected void annotateProxyClass(Class<?> cl) {
+            check(cl);
+        }
+
+        private void check(Class<?> c) {
+            if (!isJdk(c) || c.isHidden()) {
+                throw new NotPersistableException(root.getClass().getName(), path, "it is a JDK class stored by its Java"
+                        + " serialization, and it holds " + (c.isHidden() ? "an object of the hidden class " : "an object"
+                        + " of the class ") + c.getName() + ", which is not the JDK's: what such an object holds is"
+                        + " stored inside it, and may only be the JDK's");
+            }
+        }
+    }
+}
