@@ -89,7 +89,14 @@ final class ClassDescriptor {
          * length, then the serialization stream. Compared at every commit while resident.
          * Record format 8.
          */
-        SERIALIZED(25);
+        SERIALIZED(25),
+        /**
+         * {@code ConcurrentHashMap.newKeySet()} and {@code keySet(mappedValue)}: a reference to
+         * the map it is a view of (a container of its own, shared with whatever else holds it),
+         * then the value it maps added keys to. Never changes itself: its map is compared.
+         * Record format 9.
+         */
+        KEY_SET_VIEW(26);
 
         final int code;
 

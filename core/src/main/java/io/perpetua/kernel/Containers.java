@@ -29,7 +29,13 @@ import java.util.Stack;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.Vector;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.DelayQueue;
+import java.util.concurrent.LinkedBlockingDeque;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.LinkedTransferQueue;
+import java.util.concurrent.PriorityBlockingQueue;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ConcurrentSkipListMap;
@@ -117,13 +123,17 @@ final class Containers {
 
     /** Mutable collections and maps whose order is given by a comparator (null: natural order). */
     private static final Set<Class<?>> SORTED = Set.of(TreeSet.class, ConcurrentSkipListSet.class, PriorityQueue.class,
-            TreeMap.class, ConcurrentSkipListMap.class);
+            TreeMap.class, ConcurrentSkipListMap.class, PriorityBlockingQueue.class);
+    /** Queues made with a capacity, which the stored form keeps: {@code size() + remainingCapacity()}. */
+    private static final Set<Class<?>> BOUNDED = Set.of(LinkedBlockingQueue.class, LinkedBlockingDeque.class,
+            ArrayBlockingQueue.class);
 
     static {
         for (Class<?> c : List.of(ArrayList.class, LinkedList.class, ArrayDeque.class, HashSet.class,
                 LinkedHashSet.class, Vector.class, Stack.class, CopyOnWriteArrayList.class, CopyOnWriteArraySet.class,
                 ConcurrentLinkedQueue.class, ConcurrentLinkedDeque.class, TreeSet.class, ConcurrentSkipListSet.class,
-                PriorityQueue.class)) {
+                PriorityQueue.class, LinkedBlockingQueue.class, LinkedBlockingDeque.class, ArrayBlockingQueue.class,
+                PriorityBlockingQueue.class, LinkedTransferQueue.class, DelayQueue.class)) {
             KINDS.put(c, Kind.COLLECTION);
         }
         for (Class<?> c : List.of(HashMap.class, LinkedHashMap.class, Hashtable.class, Properties.class,
@@ -154,6 +164,7 @@ final class Containers {
         KINDS.put(Map.entry(1, 1).getClass(), Kind.IMMUTABLE_ENTRY);
         KINDS.put(AbstractMap.SimpleImmutableEntry.class, Kind.IMMUTABLE_ENTRY);
         KINDS.put(AbstractMap.SimpleEntry.class, Kind.ENTRY);
+        KINDS.put(ConcurrentHashMap.KeySetView.class, Kind.KEY_SET_VIEW);
     }
 
     /**
@@ -161,7 +172,7 @@ final class Containers {
      *         where the kernel can track it (see {@link Tracked}: the others are compared with
      *         their snapshot at every commit), or null if the class is not one
      */
-    static Collection<Object> newCollection(Class<?> stored, Comparator<Object> comparator) {
+    static Collection<Object> newCollection(Class<?> stored, Comparator<Object> comparator, int capacity) {
         if (stored == ArrayList.class) {
             return new TrackedArrayList<>();
         } else if (stored == HashSet.class) {
@@ -190,6 +201,18 @@ final class Containers {
             return new ConcurrentSkipListSet<>(comparator);
         } else if (stored == PriorityQueue.class) {
             return new PriorityQueue<>(comparator);
+        } else if (stored == LinkedBlockingQueue.class) {
+            return new LinkedBlockingQueue<>(capacity);
+        } else if (stored == LinkedBlockingDeque.class) {
+            return new LinkedBlockingDeque<>(capacity);
+        } else if (stored == ArrayBlockingQueue.class) {
+            return new ArrayBlockingQueue<>(capacity); // its fairness is private: non-fair, as by default
+        } else if (stored == PriorityBlockingQueue.class) {
+            return new PriorityBlockingQueue<>(11, comparator);
+        } else if (stored == LinkedTransferQueue.class) {
+            return new LinkedTransferQueue<>();
+        } else if (stored == DelayQueue.class) {
+            return new DelayQueue();
         }
         return null;
     }
@@ -251,7 +274,7 @@ final class Containers {
     /** @return true for kinds whose contents can change after creation (checked at commit) */
     static boolean mutable(Kind kind) {
         return kind != Kind.IMMUTABLE_LIST && kind != Kind.IMMUTABLE_SET && kind != Kind.IMMUTABLE_MAP
-                && kind != Kind.IMMUTABLE_ENTRY && kind != Kind.VALUE;
+                && kind != Kind.IMMUTABLE_ENTRY && kind != Kind.VALUE && kind != Kind.KEY_SET_VIEW;
     }
 
     /** @return true for kinds created empty and then filled, so cycles through them are fine */
@@ -272,7 +295,20 @@ final class Containers {
         if (container instanceof PriorityQueue<?> q) {
             return (Comparator<Object>) q.comparator();
         }
+        if (container instanceof PriorityBlockingQueue<?> q) {
+            return (Comparator<Object>) q.comparator();
+        }
         return null;
+    }
+
+    /** @return whether a collection of this stored class is made with a capacity ({@link #capacity}) */
+    static boolean bounded(Class<?> c) {
+        return BOUNDED.contains(c);
+    }
+
+    /** @return the capacity a bounded queue was made with */
+    static int capacity(Collection<?> bounded) {
+        return bounded.size() + ((java.util.concurrent.BlockingQueue<?>) bounded).remainingCapacity();
     }
 
     /**
@@ -282,7 +318,8 @@ final class Containers {
      */
     private static final Set<Class<?>> POSITIONAL = Set.of(ArrayList.class, LinkedList.class, ArrayDeque.class,
             Vector.class, Stack.class, CopyOnWriteArrayList.class, ConcurrentLinkedQueue.class,
-            ConcurrentLinkedDeque.class, IdentityHashMap.class);
+            ConcurrentLinkedDeque.class, IdentityHashMap.class, LinkedBlockingQueue.class, LinkedBlockingDeque.class,
+            ArrayBlockingQueue.class, LinkedTransferQueue.class);
 
     /** @return true if adding to a container of this stored class calls the elements' (or keys') own methods */
     static boolean addingRunsElementCode(Class<?> stored) {

@@ -272,11 +272,11 @@ final class GarbageCollector {
         switch (d.kind) {
             case ARRAY -> array(d.className);
             case COLLECTION -> {
-                comparatorIfSorted(d);
+                headerOf(d);
                 values(in.readCount());
             }
             case MAP -> {
-                comparatorIfSorted(d);
+                headerOf(d);
                 values(2 * in.readCount());
             }
             case ENUM_SET -> {
@@ -305,6 +305,10 @@ final class GarbageCollector {
             }
             case HOLDER, SERIALIZED -> in.skip(in.readCount()); // a value: no reference in it
             case ATOMIC_REFERENCE -> value();
+            case KEY_SET_VIEW -> {
+                value(); // its map
+                value(); // the value it maps added keys to
+            }
             case WRAPPER -> {
                 if (in.readCount() == 0) {
                     value(); // what it wraps
@@ -322,9 +326,14 @@ final class GarbageCollector {
         }
     }
 
-    private void comparatorIfSorted(ClassDescriptor d) {
-        if (Containers.sorted(classes.resolve(d.className))) {
+    /** Reads past what a mutable collection or map stores before its contents: a comparator if sorted, a capacity if bounded. */
+    private void headerOf(ClassDescriptor d) {
+        Class<?> type = classes.resolve(d.className);
+        if (Containers.sorted(type)) {
             value();
+        }
+        if (Containers.bounded(type)) {
+            in.readVarInt(); // the capacity
         }
     }
 

@@ -573,7 +573,7 @@ final class RecordDecoder implements RecordReader {
             }
             case IMMUTABLE_LIST, IMMUTABLE_SET, IMMUTABLE_MAP, UNMODIFIABLE_LIST, UNMODIFIABLE_SET,
                     UNMODIFIABLE_COLLECTION, UNMODIFIABLE_SORTED_SET, UNMODIFIABLE_MAP, UNMODIFIABLE_SORTED_MAP,
-                    FIXED_SIZE_LIST, IMMUTABLE_ENTRY, WRAPPER:
+                    FIXED_SIZE_LIST, IMMUTABLE_ENTRY, WRAPPER, KEY_SET_VIEW:
                 return builtFromElements(d);
             case VALUE:
                 return value();
@@ -701,6 +701,14 @@ final class RecordDecoder implements RecordReader {
                 return Arrays.asList(elements().toArray());
             case WRAPPER:
                 return wrapper(d);
+            case KEY_SET_VIEW: {
+                Object map = value();
+                Object mapped = value();
+                if (!(map instanceof java.util.concurrent.ConcurrentHashMap<?, ?> m)) {
+                    throw new ByteIn.MalformedRecord("a stored key set view is of a " + (map == null ? "null" : map.getClass().getName()));
+                }
+                return mapped == null ? m.keySet() : ((java.util.concurrent.ConcurrentHashMap<Object, Object>) m).keySet(mapped);
+            }
             case IMMUTABLE_ENTRY: {
                 Object k = value();
                 Object v = value();
@@ -730,7 +738,12 @@ final class RecordDecoder implements RecordReader {
                 return newArray(d);
             case COLLECTION: {
                 Class<?> type = classes.resolve(d.className);
-                Collection<Object> c = Containers.newCollection(type, comparator(type));
+                Comparator<Object> comparator = comparator(type);
+                int capacity = Containers.bounded(type) ? in.readVarInt() : 0;
+                if (Containers.bounded(type) && capacity < 1) {
+                    throw new ByteIn.MalformedRecord("a stored " + d.className + " has capacity " + capacity);
+                }
+                Collection<Object> c = Containers.newCollection(type, comparator, capacity);
                 if (c == null) {
                     throw new IncompatibleClassChangeException(d.className, null, "not a collection Perpetua stores");
                 }

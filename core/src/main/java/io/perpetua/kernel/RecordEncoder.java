@@ -203,6 +203,9 @@ final class RecordEncoder implements RecordWriter {
                 if (Containers.sorted(Containers.storedClass(c))) {
                     value(Containers.comparator(c), "comparator", 0);
                 }
+                if (Containers.bounded(Containers.storedClass(c))) {
+                    out.writeVarInt(Containers.capacity((Collection<?>) c));
+                }
                 elements((Collection<?>) c);
             }
             case MAP -> {
@@ -245,6 +248,11 @@ final class RecordEncoder implements RecordWriter {
             }
             case VALUE -> value(c, null, 0);
             case HOLDER -> holder(c);
+            case KEY_SET_VIEW -> {
+                java.util.concurrent.ConcurrentHashMap.KeySetView<?, ?> view = (java.util.concurrent.ConcurrentHashMap.KeySetView<?, ?>) c;
+                value(view.getMap(), "getMap()", 0); // a record of its own: nothing is embedded in a container's body
+                value(view.getMappedValue(), "getMappedValue()", 0);
+            }
             case SERIALIZED -> {
                 byte[] stream = JdkSerialized.write(c, path.render());
                 out.writeVarInt(stream.length);

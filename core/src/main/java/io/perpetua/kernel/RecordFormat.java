@@ -30,6 +30,9 @@ package io.perpetua.kernel;
  *   <li>8: also the JDK's other serializable classes, by their Java serialization
  *       ({@link ClassDescriptor.Kind#SERIALIZED}), and {@code SecureRandom} as a holder of its
  *       algorithm. Format 8 reads format 1 to 7 records.</li>
+ *   <li>9: also the blocking queues as collections (the bounded ones with their capacity, before
+ *       their elements), and {@code ConcurrentHashMap}'s key set views
+ *       ({@link ClassDescriptor.Kind#KEY_SET_VIEW}). Format 9 reads format 1 to 8 records.</li>
  * </ul>
  *
  * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes
@@ -42,7 +45,7 @@ final class RecordFormat {
     /** What {@link io.perpetua.UnsupportedStoreFormatException} calls it. */
     static final String NAME = "record format";
     /** The format this version writes, and the newest it reads. */
-    static final int CURRENT = 8;
+    static final int CURRENT = 9;
     /** The format of a store that holds no format entry. */
     static final int UNMARKED = 1;
     /** What a format entry's bytes start with; a class descriptor starts with its version, 1. */

@@ -235,11 +235,89 @@ class TypesRoundTripTest {
                 new java.util.concurrent.CopyOnWriteArrayList<>(three), new java.util.concurrent.CopyOnWriteArraySet<>(three),
                 new java.util.concurrent.ConcurrentLinkedQueue<>(three), new java.util.concurrent.ConcurrentLinkedDeque<>(three),
                 new TreeSet<>(three), new java.util.concurrent.ConcurrentSkipListSet<>(three),
-                new java.util.PriorityQueue<>(three), new HashMap<>(two), new LinkedHashMap<>(two),
+                new java.util.PriorityQueue<>(three), new java.util.concurrent.LinkedBlockingQueue<>(three),
+                new java.util.concurrent.LinkedBlockingDeque<>(three), new java.util.concurrent.ArrayBlockingQueue<>(4, false, three),
+                new java.util.concurrent.PriorityBlockingQueue<>(three), new java.util.concurrent.LinkedTransferQueue<>(three),
+                new HashMap<>(two), new LinkedHashMap<>(two),
                 new java.util.Hashtable<>(two), new java.util.concurrent.ConcurrentHashMap<>(two),
                 new java.util.IdentityHashMap<>(two), new TreeMap<>(two), new java.util.concurrent.ConcurrentSkipListMap<>(two),
                 properties(Map.of("k", "1", "l", "2")))
                 .map(c -> Arguments.of(c.getClass().getSimpleName(), c));
+    }
+
+    /** A bounded queue keeps its capacity; a priority queue its comparator; a delay queue its order. */
+    @Test
+    void blockingQueuesKeepTheirCapacityAndOrder() throws Exception {
+        var bounded = new java.util.concurrent.ArrayBlockingQueue<String>(5, false, List.of("a", "b"));
+        var linked = new java.util.concurrent.LinkedBlockingDeque<String>(3);
+        linked.add("x");
+        var unbounded = new java.util.concurrent.LinkedBlockingQueue<String>(List.of("u"));
+        var byPriority = new java.util.concurrent.PriorityBlockingQueue<String>(4, Comparator.reverseOrder());
+        byPriority.addAll(List.of("m", "z", "a"));
+        var delays = new java.util.concurrent.DelayQueue<Delay>();
+        delays.addAll(List.of(new Delay(-5), new Delay(-50)));
+        Object[] back = (Object[]) roundTrip(new Object[] {bounded, linked, unbounded, byPriority, delays});
+        var boundedBack = (java.util.concurrent.ArrayBlockingQueue<?>) back[0];
+        assertEquals(List.of("a", "b"), List.copyOf(boundedBack));
+        assertEquals(3, boundedBack.remainingCapacity());
+        assertEquals(2, ((java.util.concurrent.LinkedBlockingDeque<?>) back[1]).remainingCapacity());
+        assertEquals(Integer.MAX_VALUE - 1, ((java.util.concurrent.LinkedBlockingQueue<?>) back[2]).remainingCapacity());
+        var priorityBack = (java.util.concurrent.PriorityBlockingQueue<?>) back[3];
+        assertEquals(List.of("z", "m", "a"), List.of(priorityBack.poll(), priorityBack.poll(), priorityBack.poll()));
+        var delaysBack = (java.util.concurrent.DelayQueue<?>) back[4];
+        assertEquals(-50, ((Delay) delaysBack.poll()).at);
+        assertEquals(-5, ((Delay) delaysBack.poll()).at);
+    }
+
+    /** A Delayed whose delay is fixed: a record, stored by value. */
+    record Delay(long at) implements java.util.concurrent.Delayed {
+        @Override
+        public long getDelay(java.util.concurrent.TimeUnit unit) {
+            return unit.convert(at, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+
+        @Override
+        public int compareTo(java.util.concurrent.Delayed o) {
+            return Long.compare(at, ((Delay) o).at);
+        }
+    }
+
+    /**
+     * ConcurrentHashMap's key set views: a set of its own (newKeySet) comes back as one, and a
+     * view of a map the program also holds stays a view of that map, adding with its value.
+     */
+    @Test
+    void concurrentKeySetViewsStayViewsOfTheirMap() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Set<String> tags = java.util.concurrent.ConcurrentHashMap.newKeySet();
+                tags.addAll(List.of("red", "blue"));
+                var counts = new java.util.concurrent.ConcurrentHashMap<String, Integer>(Map.of("a", 1));
+                Node n = new Node("holder");
+                n.any(new Object[] {tags, counts, counts.keySet(0)});
+                store.persist(n, "holder");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] back = (Object[]) store.fetch("holder", Node.class).any();
+            @SuppressWarnings("unchecked") Set<String> tags = (Set<String>) back[0];
+            assertInstanceOf(java.util.concurrent.ConcurrentHashMap.KeySetView.class, tags);
+            assertEquals(Set.of("red", "blue"), tags);
+            @SuppressWarnings("unchecked") var counts = (java.util.concurrent.ConcurrentHashMap<String, Integer>) back[1];
+            @SuppressWarnings("unchecked") Set<String> view = (Set<String>) back[2];
+            assertSame(counts, ((java.util.concurrent.ConcurrentHashMap.KeySetView<?, ?>) view).getMap());
+            store.inTransaction(() -> {
+                tags.add("green");
+                view.add("b");
+            });
+            assertEquals(0, counts.get("b"), "the view adds to its map, with its value");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] back = (Object[]) store.fetch("holder", Node.class).any();
+            assertEquals(Set.of("red", "blue", "green"), back[0]);
+            assertEquals(Map.of("a", 1, "b", 0), back[1]);
+        }
     }
 
     /** Each Collections.synchronized* wrapper comes back as its own class around what it wrapped. */
@@ -853,7 +931,9 @@ class TypesRoundTripTest {
                         Collections.synchronizedSortedMap(new TreeMap<>(Map.of("k", new Node("in a sorted wrapper")))),
                         new java.util.concurrent.atomic.AtomicReference<>(new Node("in a reference")),
                         Collections.synchronizedCollection(new HashMap<>(Map.of("k", new Node("in a copied view"))).values()),
-                        Node[].class, new Node("after a class"), new java.util.Random(3), new Node("after a Random")});
+                        Node[].class, new Node("after a class"), new java.util.Random(3), new Node("after a Random"),
+                        new java.util.concurrent.LinkedBlockingQueue<>(List.of(new Node("in a bounded queue"))),
+                        new java.util.concurrent.ConcurrentHashMap<String, Object>(Map.of("k", new Node("in a viewed map"))).keySet("v")});
                 store.persist(n, "holder");
                 store.persist(new Node("garbage"), "g");
             });
@@ -874,6 +954,9 @@ class TypesRoundTripTest {
             assertEquals("after a class", ((Node) back[19]).name());
             assertEquals(new java.util.Random(3).nextInt(), ((java.util.Random) back[20]).nextInt());
             assertEquals("after a Random", ((Node) back[21]).name());
+            assertEquals("in a bounded queue", ((Node) ((Collection<?>) back[22]).iterator().next()).name());
+            assertEquals("in a viewed map", ((Node) ((java.util.concurrent.ConcurrentHashMap.KeySetView<?, ?>) back[23])
+                    .getMap().get("k")).name());
         }
     }
 
