@@ -36,13 +36,27 @@ final class JdkSerialized {
         protected Boolean computeValue(Class<?> type) {
             return isJdk(type) && Serializable.class.isAssignableFrom(type) && !type.isHidden() && !type.isArray()
                     && !type.isEnum() && !Collection.class.isAssignableFrom(type) && !Map.class.isAssignableFrom(type)
-                    && !Iterator.class.isAssignableFrom(type) && !java.security.SecureRandom.class.isAssignableFrom(type);
+                    && !Iterator.class.isAssignableFrom(type) && !java.security.SecureRandom.class.isAssignableFrom(type)
+                    && !belongsToAnother(type);
         }
     };
 
     /** @return true if objects of {@code type} are stored by their Java serialization */
     static boolean isOne(Class<?> type) {
         return TAKEN.get(type);
+    }
+
+    /**
+     * @return true for a class whose objects belong to another object that a serialized copy
+     *         would no longer be part of: an inner class's (a lock's {@code Condition}), or the
+     *         read and write locks of a {@code ReentrantReadWriteLock}, which share its state.
+     *         Stored by serialization, each would come back working on a lock of its own, and
+     *         code that takes the lock and then waits on its condition would fail
+     */
+    static boolean belongsToAnother(Class<?> type) {
+        return (type.getEnclosingClass() != null && !java.lang.reflect.Modifier.isStatic(type.getModifiers()))
+                || java.util.concurrent.locks.Lock.class.isAssignableFrom(type)
+                || java.util.concurrent.locks.Condition.class.isAssignableFrom(type);
     }
 
     /** @return true for a class of the JDK: of the boot or the platform class loader */

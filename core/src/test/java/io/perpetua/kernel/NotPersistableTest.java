@@ -51,6 +51,20 @@ class NotPersistableTest {
     }
 
     /**
+     * A lock's condition, or a read-write lock's read lock, is serializable, but a stored copy
+     * would come back working on a lock of its own: refused, saying what to store instead.
+     */
+    @Test
+    void aConditionOrAReadLockIsRejectedForTheLockItBelongsTo() {
+        java.util.concurrent.locks.Condition condition = new java.util.concurrent.locks.ReentrantLock().newCondition();
+        NotPersistableException e = assertRejected(condition, condition.getClass().getName(), "\"root\".next.children[1].any");
+        assertTrue(e.getMessage().contains("belongs to the object that made it"), e.getMessage());
+        java.util.concurrent.locks.Lock read = new java.util.concurrent.locks.ReentrantReadWriteLock().readLock();
+        e = assertRejected(read, read.getClass().getName(), "\"root\".next.children[1].any");
+        assertTrue(e.getMessage().contains("belongs to the object that made it"), e.getMessage());
+    }
+
+    /**
      * The JDK's serializable classes are stored by their serialization, but not a collection
      * the kernel does not know: its elements may be objects of the store, which a serialized
      * form cannot refer to.
