@@ -37,7 +37,7 @@ final class JdkSerialized {
             return isJdk(type) && Serializable.class.isAssignableFrom(type) && !type.isHidden() && !type.isArray()
                     && !type.isEnum() && !Collection.class.isAssignableFrom(type) && !Map.class.isAssignableFrom(type)
                     && !Iterator.class.isAssignableFrom(type) && !java.security.SecureRandom.class.isAssignableFrom(type)
-                    && !belongsToAnother(type);
+                    && !belongsToAnother(type) && !isUiComponent(type);
         }
     };
 
@@ -57,6 +57,20 @@ final class JdkSerialized {
         return (type.getEnclosingClass() != null && !java.lang.reflect.Modifier.isStatic(type.getModifiers()))
                 || java.util.concurrent.locks.Lock.class.isAssignableFrom(type)
                 || java.util.concurrent.locks.Condition.class.isAssignableFrom(type);
+    }
+
+    /**
+     * @return true for an AWT or Swing component: serializable, but a stored one would come back
+     *         as a copy of it and of the window around it, on no screen. By name, so that
+     *         {@code java.desktop} is loaded only by a program that uses it
+     */
+    static boolean isUiComponent(Class<?> type) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            if (c.getName().equals("java.awt.Component")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** @return true for a class of the JDK: of the boot or the platform class loader */

@@ -985,6 +985,8 @@ final class RecordEncoder implements RecordWriter {
     private static String storableInstead(Class<?> c) {
         if (CharSequence.class.isAssignableFrom(c)) {
             return "a mutable string: store a String";
+        } else if (JdkSerialized.isUiComponent(c)) {
+            return "a user interface component has no meaning outside the JVM that shows it";
         } else if (JdkSerialized.belongsToAnother(c)) {
             return "it belongs to the object that made it (a lock's condition, a read-write lock's read or write"
                     + " lock), which a stored copy would no longer work with: store that object, and take this from it"

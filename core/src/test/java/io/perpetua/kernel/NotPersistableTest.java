@@ -64,6 +64,14 @@ class NotPersistableTest {
         assertTrue(e.getMessage().contains("belongs to the object that made it"), e.getMessage());
     }
 
+    /** A user interface component is serializable, but would come back as a copy on no screen. */
+    @Test
+    void aUserInterfaceComponentIsRejected() {
+        NotPersistableException e = assertRejected(new javax.swing.JLabel("l"), javax.swing.JLabel.class.getName(),
+                "\"root\".next.children[1].any");
+        assertTrue(e.getMessage().contains("user interface component"), e.getMessage());
+    }
+
     /**
      * The JDK's serializable classes are stored by their serialization, but not a collection
      * the kernel does not know: its elements may be objects of the store, which a serialized
