@@ -53,6 +53,7 @@ import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -704,10 +705,12 @@ final class RecordDecoder implements RecordReader {
             case KEY_SET_VIEW: {
                 Object map = value();
                 Object mapped = value();
-                if (!(map instanceof java.util.concurrent.ConcurrentHashMap<?, ?> m)) {
-                    throw new ByteIn.MalformedRecord("a stored key set view is of a " + (map == null ? "null" : map.getClass().getName()));
+                if (!(map instanceof ConcurrentHashMap)) {
+                    throw new ByteIn.MalformedRecord("a stored key set view is of "
+                            + (map == null ? "null" : "a " + map.getClass().getName()));
                 }
-                return mapped == null ? m.keySet() : ((java.util.concurrent.ConcurrentHashMap<Object, Object>) m).keySet(mapped);
+                ConcurrentHashMap<Object, Object> m = (ConcurrentHashMap<Object, Object>) map;
+                return mapped == null ? m.keySet() : m.keySet(mapped);
             }
             case IMMUTABLE_ENTRY: {
                 Object k = value();

@@ -46,6 +46,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -249,7 +250,7 @@ final class RecordEncoder implements RecordWriter {
             case VALUE -> value(c, null, 0);
             case HOLDER -> holder(c);
             case KEY_SET_VIEW -> {
-                java.util.concurrent.ConcurrentHashMap.KeySetView<?, ?> view = (java.util.concurrent.ConcurrentHashMap.KeySetView<?, ?>) c;
+                ConcurrentHashMap.KeySetView<?, ?> view = (ConcurrentHashMap.KeySetView<?, ?>) c;
                 value(view.getMap(), "getMap()", 0); // a record of its own: nothing is embedded in a container's body
                 value(view.getMappedValue(), "getMappedValue()", 0);
             }
