@@ -107,9 +107,12 @@ final class JdkSerialized {
      */
     static Object read(byte[] bytes, String className) {
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-            // what write() let in, and nothing else: a record altered to name another class is not run
-            in.setObjectInputFilter(info -> info.serialClass() != null && !isJdk(info.serialClass())
-                    ? ObjectInputFilter.Status.REJECTED : ObjectInputFilter.Status.UNDECIDED);
+            // what write() let in, and nothing else: a record altered to name another class is not
+            // run; and what the JVM's own filter (jdk.serialFilter) refuses stays refused
+            ObjectInputFilter jdkOnly = info -> info.serialClass() != null && !isJdk(info.serialClass())
+                    ? ObjectInputFilter.Status.REJECTED : ObjectInputFilter.Status.UNDECIDED;
+            ObjectInputFilter jvmWide = in.getObjectInputFilter();
+            in.setObjectInputFilter(jvmWide == null ? jdkOnly : ObjectInputFilter.merge(jdkOnly, jvmWide));
             Object o = in.readObject();
             if (in.read() != -1) {
                 throw new ByteIn.MalformedRecord("a stored " + className + " has bytes after its serialized form");
