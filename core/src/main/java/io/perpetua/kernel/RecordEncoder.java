@@ -989,9 +989,9 @@ final class RecordEncoder implements RecordWriter {
         } else if (JdkSerialized.isUiComponent(c)) {
             return "a user interface component has no meaning outside the JVM that shows it";
         } else if (JdkSerialized.belongsToAnother(c)) {
-            return "it belongs to the object that made it (a lock's condition, a read-write lock's read or write"
-                    + " lock), which a stored copy would no longer work with: store that object, and take this from it"
-                    + " where it is needed";
+            return "it belongs to the object that made it (a map's key set, a lock's condition, a read-write lock's"
+                    + " read or write lock), which a stored copy would no longer work with: store that object, and take"
+                    + " this from it where it is needed";
         }
         return "it is not among the JDK classes the README lists under \"What is stored\"; threads, streams,"
                 + " sockets, class loaders and other runtime objects have no meaning outside the JVM that made them";

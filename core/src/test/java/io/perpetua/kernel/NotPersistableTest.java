@@ -52,7 +52,8 @@ class NotPersistableTest {
 
     /**
      * A lock's condition, or a read-write lock's read lock, is serializable, but a stored copy
-     * would come back working on a lock of its own: refused, saying what to store instead.
+     * would come back working on a lock of its own: refused, saying what to store instead, as is
+     * a map's key set held by itself.
      */
     @Test
     void aConditionOrAReadLockIsRejectedForTheLockItBelongsTo() {
@@ -62,6 +63,9 @@ class NotPersistableTest {
         java.util.concurrent.locks.Lock read = new java.util.concurrent.locks.ReentrantReadWriteLock().readLock();
         e = assertRejected(read, read.getClass().getName(), "\"root\".next.children[1].any");
         assertTrue(e.getMessage().contains("belongs to the object that made it"), e.getMessage());
+        java.util.Set<String> keys = new java.util.HashMap<String, Integer>(java.util.Map.of("k", 1)).keySet();
+        e = assertRejected(keys, keys.getClass().getName(), "\"root\".next.children[1].any");
+        assertTrue(e.getMessage().contains("a map's key set"), e.getMessage());
     }
 
     /** A user interface component is serializable, but would come back as a copy on no screen. */
