@@ -783,6 +783,34 @@ class TypesRoundTripTest {
         }
     }
 
+    /**
+     * What the README says of an abort and a JDK object stored by its serialization: the abort
+     * cannot put it back (no method sets a Random's seed), so the program keeps it as it left
+     * it, and the next commit writes that.
+     */
+    @Test
+    void anAbortLeavesASerializedObjectAsTheProgramLeftItAndTheNextCommitWritesIt() {
+        String uri = TestStores.newUri();
+        java.util.Random expected = new java.util.Random(4);
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node n = new Node("holder");
+                n.any(new java.util.Random(4));
+                store.persist(n, "holder");
+            });
+            java.util.Random r = (java.util.Random) store.fetch("holder", Node.class).any();
+            store.beginTransaction();
+            assertEquals(expected.nextLong(), r.nextLong());
+            store.abortTransaction();
+            assertEquals(expected.nextLong(), r.nextLong(), "the abort did not put the seed back");
+            store.inTransaction(() -> store.persist(new Node("another"), "another"));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            java.util.Random r = (java.util.Random) store.fetch("holder", Node.class).any();
+            assertEquals(expected.nextLong(), r.nextLong(), "the next commit wrote it as the program left it");
+        }
+    }
+
     /** A SecureRandom is stored as its algorithm: read back, it is seeded anew, so two readers never draw alike. */
     @Test
     void aSecureRandomComesBackSeededAnew() throws Exception {
@@ -972,6 +1000,7 @@ class TypesRoundTripTest {
                 store.persist(Path.of("/srv/data"), "path");
                 store.persist(new java.util.concurrent.atomic.AtomicLong(5), "counter");
                 store.persist(Node.class, "class");
+                store.persist(new java.util.Random(9), "random");
             });
         }
         try (PersistentStore store = TestStores.open(uri)) {
@@ -982,6 +1011,7 @@ class TypesRoundTripTest {
             assertEquals(Path.of("/srv/data"), store.fetch("path"));
             assertEquals(5, ((java.util.concurrent.atomic.AtomicLong) store.fetch("counter")).get());
             assertSame(Node.class, store.fetch("class"));
+            assertEquals(new java.util.Random(9).nextLong(), ((java.util.Random) store.fetch("random")).nextLong());
         }
     }
 
