@@ -23,8 +23,10 @@ import java.util.Map;
  * its value (no identity of its own across the store), so it may hold only JDK objects, never
  * an object of the application. Collections and maps are not taken (their elements may be
  * objects of the store: the kernel stores the ones it knows itself and refuses the others), nor
- * hidden classes (a JDK lambda), nor {@code SecureRandom}, whose serialized state would make
- * two readers of the store draw the same numbers. Stateless and thread-safe.
+ * hidden classes (a JDK lambda), nor objects that {@link #belongsToAnother belong to another},
+ * nor {@link #isUiComponent user interface components}, nor {@code SecureRandom}, whose
+ * serialized state would make two readers of the store draw the same numbers (a holder of its
+ * algorithm instead). Stateless and thread-safe.
  */
 final class JdkSerialized {
     private JdkSerialized() {
