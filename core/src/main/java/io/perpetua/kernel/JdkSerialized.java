@@ -10,9 +10,16 @@ import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.Serializable;
+import java.util.Calendar;
 import java.util.Collection;
+import java.util.GregorianCalendar;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The JDK classes the kernel has no layout of its own for, stored by their own Java
@@ -129,6 +136,53 @@ final class JdkSerialized {
             }
             throw new ByteIn.MalformedRecord("a stored " + className + " is not a readable serialized form: " + e);
         }
+    }
+
+    /**
+     * Sets an object back to the state of {@code copy}, read from its committed form, for an
+     * abort: through public setters, for the classes that have them ({@code Calendar}, the
+     * atomic arrays, {@code LongAdder}, {@code DoubleAdder}).
+     *
+     * @return false for any other class (a {@code Random}, whose seed no method sets): the
+     *         object keeps what the aborted transaction made of it
+     */
+    static boolean restore(Object target, Object copy) {
+        if (target instanceof Calendar c && copy instanceof Calendar was) {
+            c.setTimeZone(was.getTimeZone());
+            c.setLenient(was.isLenient());
+            c.setFirstDayOfWeek(was.getFirstDayOfWeek());
+            c.setMinimalDaysInFirstWeek(was.getMinimalDaysInFirstWeek());
+            if (c instanceof GregorianCalendar g && was instanceof GregorianCalendar w) {
+                g.setGregorianChange(w.getGregorianChange());
+            }
+            c.setTimeInMillis(was.getTimeInMillis());
+        } else if (target instanceof AtomicIntegerArray a) {
+            AtomicIntegerArray was = (AtomicIntegerArray) copy;
+            for (int i = 0; i < a.length(); i++) {
+                a.set(i, was.get(i));
+            }
+        } else if (target instanceof AtomicLongArray a) {
+            AtomicLongArray was = (AtomicLongArray) copy;
+            for (int i = 0; i < a.length(); i++) {
+                a.set(i, was.get(i));
+            }
+        } else if (target instanceof AtomicReferenceArray<?> a) {
+            @SuppressWarnings("unchecked")
+            AtomicReferenceArray<Object> into = (AtomicReferenceArray<Object>) a;
+            AtomicReferenceArray<?> was = (AtomicReferenceArray<?>) copy;
+            for (int i = 0; i < a.length(); i++) {
+                into.set(i, was.get(i));
+            }
+        } else if (target instanceof LongAdder a) {
+            a.reset();
+            a.add(((LongAdder) copy).sum());
+        } else if (target instanceof DoubleAdder a) {
+            a.reset();
+            a.add(((DoubleAdder) copy).sum());
+        } else {
+            return false;
+        }
+        return true;
     }
 
     /** Serializes JDK objects only: an object of the application inside one is an error naming it. */

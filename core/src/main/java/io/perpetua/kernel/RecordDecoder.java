@@ -989,13 +989,14 @@ final class RecordDecoder implements RecordReader {
             return true;
         }
         Kind kind = Containers.kindOf(target);
-        if (kind == Kind.WRAPPER || kind == Kind.SERIALIZED) {
-            // what a wrapper wraps is a container of its own, put back as itself; a copy's source
-            // (a map's key set) is put back with its map. Cleared through the wrapper, a wrapped
-            // container would be emptied, since the decoded copy wraps that same container. A
-            // JDK object stored by its serialization has no method that sets its state (a
-            // Random's seed) back.
+        if (kind == Kind.WRAPPER) {
+            // what it wraps is a container of its own, put back as itself; a copy's source (a
+            // map's key set) is put back with its map. Cleared through the wrapper, a wrapped
+            // container would be emptied, since the decoded copy wraps that same container.
             return false;
+        }
+        if (kind == Kind.SERIALIZED) {
+            return JdkSerialized.restore(target, copy);
         }
         if (kind == Kind.HOLDER || kind == Kind.ATOMIC_REFERENCE || kind == Kind.ENTRY) {
             restoreHolder(target, copy);

@@ -784,30 +784,51 @@ class TypesRoundTripTest {
     }
 
     /**
-     * What the README says of an abort and a JDK object stored by its serialization: the abort
-     * cannot put it back (no method sets a Random's seed), so the program keeps it as it left
-     * it, and the next commit writes that.
+     * What the README says of an abort and a JDK object stored by its serialization: one whose
+     * state public setters reach (a Calendar, an atomic array, an adder) is put back; a Random,
+     * whose seed no method sets, is left as the program left it, and the next commit writes it.
      */
     @Test
-    void anAbortLeavesASerializedObjectAsTheProgramLeftItAndTheNextCommitWritesIt() {
+    void anAbortPutsBackSerializedObjectsItCanAndLeavesARandomAsTheProgramLeftIt() {
         String uri = TestStores.newUri();
         java.util.Random expected = new java.util.Random(4);
         try (PersistentStore store = TestStores.open(uri)) {
             store.inTransaction(() -> {
+                java.util.GregorianCalendar calendar = new java.util.GregorianCalendar(java.util.TimeZone.getTimeZone("UTC"));
+                calendar.setTimeInMillis(1_000_000L);
+                java.util.concurrent.atomic.LongAdder adder = new java.util.concurrent.atomic.LongAdder();
+                adder.add(7);
                 Node n = new Node("holder");
-                n.any(new java.util.Random(4));
+                n.any(new Object[] {new java.util.Random(4), calendar, new java.util.concurrent.atomic.AtomicIntegerArray(new int[] {1, 2}),
+                        adder});
                 store.persist(n, "holder");
             });
-            java.util.Random r = (java.util.Random) store.fetch("holder", Node.class).any();
+            Object[] held = (Object[]) store.fetch("holder", Node.class).any();
+            java.util.Random r = (java.util.Random) held[0];
+            var calendar = (java.util.GregorianCalendar) held[1];
+            var array = (java.util.concurrent.atomic.AtomicIntegerArray) held[2];
+            var adder = (java.util.concurrent.atomic.LongAdder) held[3];
             store.beginTransaction();
             assertEquals(expected.nextLong(), r.nextLong());
+            calendar.setTimeZone(java.util.TimeZone.getTimeZone("Asia/Tokyo"));
+            calendar.add(java.util.Calendar.DAY_OF_MONTH, 3);
+            array.set(1, 20);
+            adder.add(100);
             store.abortTransaction();
+            assertEquals(1_000_000L, calendar.getTimeInMillis());
+            assertEquals("UTC", calendar.getTimeZone().getID());
+            assertEquals("[1, 2]", array.toString());
+            assertEquals(7, adder.sum());
             assertEquals(expected.nextLong(), r.nextLong(), "the abort did not put the seed back");
             store.inTransaction(() -> store.persist(new Node("another"), "another"));
         }
         try (PersistentStore store = TestStores.open(uri)) {
-            java.util.Random r = (java.util.Random) store.fetch("holder", Node.class).any();
-            assertEquals(expected.nextLong(), r.nextLong(), "the next commit wrote it as the program left it");
+            Object[] held = (Object[]) store.fetch("holder", Node.class).any();
+            assertEquals(expected.nextLong(), ((java.util.Random) held[0]).nextLong(), "the next commit wrote it as the program left it");
+            assertEquals(1_000_000L, ((java.util.Calendar) held[1]).getTimeInMillis());
+            assertEquals("UTC", ((java.util.Calendar) held[1]).getTimeZone().getID());
+            assertEquals("[1, 2]", held[2].toString());
+            assertEquals(7, ((java.util.concurrent.atomic.LongAdder) held[3]).sum());
         }
     }
 
