@@ -267,8 +267,7 @@ final class Containers {
         if (c == EnumMap.class) {
             return Kind.ENUM_MAP;
         }
-        // a value (a Class, a Locale...) is serializable too, and stored as a value
-        return JdkSerialized.isOne(c) && !RecordEncoder.isValue(o) ? Kind.SERIALIZED : null;
+        return JdkSerialized.isOne(c) ? Kind.SERIALIZED : null;
     }
 
     /** @return true for kinds whose contents can change after creation (checked at commit) */

@@ -46,7 +46,8 @@ final class JdkSerialized {
             return isJdk(type) && Serializable.class.isAssignableFrom(type) && !type.isHidden() && !type.isArray()
                     && !type.isEnum() && !Collection.class.isAssignableFrom(type) && !Map.class.isAssignableFrom(type)
                     && !Iterator.class.isAssignableFrom(type) && !java.security.SecureRandom.class.isAssignableFrom(type)
-                    && !belongsToAnother(type) && !isUiComponent(type);
+                    && !belongsToAnother(type) && !isUiComponent(type)
+                    && !RecordEncoder.isValueClass(type); // a Class, a Locale... are serializable too: stored as values
         }
     };
 
@@ -115,6 +116,8 @@ final class JdkSerialized {
      *         form of a newer JDK)
      */
     static Object read(byte[] bytes, String className) {
+        Object o;
+        boolean trailing;
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
             // what write() let in, and nothing else: a record altered to name another class is not
             // run; and what the JVM's own filter (jdk.serialFilter) refuses stays refused
@@ -122,20 +125,18 @@ final class JdkSerialized {
                     ? ObjectInputFilter.Status.REJECTED : ObjectInputFilter.Status.UNDECIDED;
             ObjectInputFilter jvmWide = in.getObjectInputFilter();
             in.setObjectInputFilter(jvmWide == null ? jdkOnly : ObjectInputFilter.merge(jdkOnly, jvmWide));
-            Object o = in.readObject();
-            if (in.read() != -1) {
-                throw new ByteIn.MalformedRecord("a stored " + className + " has bytes after its serialized form");
-            }
-            return o;
+            o = in.readObject();
+            trailing = in.read() != -1;
         } catch (ClassNotFoundException | java.io.InvalidClassException e) {
             throw new IncompatibleClassChangeException(className, null, "it was stored by its Java serialization,"
                     + " which this JVM cannot read (" + e + ")", e);
         } catch (IOException | RuntimeException e) {
-            if (e instanceof ByteIn.MalformedRecord m) {
-                throw m;
-            }
             throw new ByteIn.MalformedRecord("a stored " + className + " is not a readable serialized form: " + e);
         }
+        if (trailing) {
+            throw new ByteIn.MalformedRecord("a stored " + className + " has bytes after its serialized form");
+        }
+        return o;
     }
 
     /**

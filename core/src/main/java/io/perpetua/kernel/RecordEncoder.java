@@ -110,6 +110,9 @@ final class RecordEncoder implements RecordWriter {
                 Duration.class, Period.class, ZoneOffset.class, OffsetDateTime.class, ZonedDateTime.class,
                 OffsetTime.class, Year.class, YearMonth.class, MonthDay.class, java.math.MathContext.class,
                 Locale.class, Currency.class, URI.class, URL.class, File.class, Pattern.class, Class.class);
+        /** The classes of the comparators stored by name, each the class of that one object. */
+        static final java.util.Set<Class<?>> COMPARATORS = java.util.Set.of(Comparator.naturalOrder().getClass(),
+                Collections.reverseOrder().getClass(), String.CASE_INSENSITIVE_ORDER.getClass());
 
         private ValueClasses() {
         }
@@ -117,10 +120,14 @@ final class RecordEncoder implements RecordWriter {
 
     /** @return true if {@code v} is stored inline, by value, rather than with an identity of its own */
     static boolean isValue(Object v) {
-        Class<?> c = v.getClass();
-        return ValueClasses.ALL.contains(c) || v instanceof Enum || c.isRecord() || v instanceof ZoneId
-                || v instanceof Path || v instanceof Charset || v == Comparator.naturalOrder() || v == Collections.reverseOrder()
-                || v == String.CASE_INSENSITIVE_ORDER;
+        return isValueClass(v.getClass());
+    }
+
+    /** @return true if objects of class {@code c} are stored inline, by value */
+    static boolean isValueClass(Class<?> c) {
+        return ValueClasses.ALL.contains(c) || Enum.class.isAssignableFrom(c) || c.isRecord()
+                || ZoneId.class.isAssignableFrom(c) || Path.class.isAssignableFrom(c) || Charset.class.isAssignableFrom(c)
+                || ValueClasses.COMPARATORS.contains(c);
     }
 
     private final ClassRegistry classes;

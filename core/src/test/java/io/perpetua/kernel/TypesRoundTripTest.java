@@ -290,14 +290,10 @@ class TypesRoundTripTest {
     void concurrentKeySetViewsStayViewsOfTheirMap() {
         String uri = TestStores.newUri();
         try (PersistentStore store = TestStores.open(uri)) {
-            store.inTransaction(() -> {
-                Set<String> tags = java.util.concurrent.ConcurrentHashMap.newKeySet();
-                tags.addAll(List.of("red", "blue"));
-                var counts = new java.util.concurrent.ConcurrentHashMap<String, Integer>(Map.of("a", 1));
-                Node n = new Node("holder");
-                n.any(new Object[] {tags, counts, counts.keySet(0)});
-                store.persist(n, "holder");
-            });
+            Set<String> tags = java.util.concurrent.ConcurrentHashMap.newKeySet();
+            tags.addAll(List.of("red", "blue"));
+            var counts = new java.util.concurrent.ConcurrentHashMap<String, Integer>(Map.of("a", 1));
+            persistHolder(store, new Object[] {tags, counts, counts.keySet(0)});
         }
         try (PersistentStore store = TestStores.open(uri)) {
             Object[] back = (Object[]) store.fetch("holder", Node.class).any();
@@ -439,11 +435,7 @@ class TypesRoundTripTest {
     void propertiesChangedInPlaceAreSaved() {
         String uri = TestStores.newUri();
         try (PersistentStore store = TestStores.open(uri)) {
-            store.inTransaction(() -> {
-                Node n = new Node("holder");
-                n.any(properties(Map.of("a", "1")));
-                store.persist(n, "holder");
-            });
+            persistHolder(store, properties(Map.of("a", "1")));
             store.inTransaction(() -> ((java.util.Properties) store.fetch("holder", Node.class).any()).setProperty("b", "2"));
         }
         try (PersistentStore store = TestStores.open(uri)) {
@@ -512,16 +504,9 @@ class TypesRoundTripTest {
         Path zip = tmp.resolve("z.zip");
         try (FileSystem fs = FileSystems.newFileSystem(zip, Map.of("create", "true"))) {
             Path inZip = fs.getPath("/inside.txt");
-            try (PersistentStore store = TestStores.open(TestStores.newUri())) {
-                store.beginTransaction();
-                Node n = new Node("holder");
-                n.any(inZip);
-                store.persist(n, "holder");
-                NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
-                assertEquals("\"holder\".any", e.path());
-                assertTrue(e.getMessage().contains("file system other than the default one"), e.getMessage());
-                store.abortTransaction();
-            }
+            NotPersistableException e = refusedInHolder(inZip);
+            assertEquals("\"holder\".any", e.path());
+            assertTrue(e.getMessage().contains("file system other than the default one"), e.getMessage());
         }
     }
 
@@ -540,19 +525,12 @@ class TypesRoundTripTest {
         }
         assertNotSame(Point.class, elsewhere);
         for (Object refused : List.of(lambda.getClass(), elsewhere, java.lang.reflect.Array.newInstance(elsewhere, 0).getClass())) {
-            try (PersistentStore store = TestStores.open(TestStores.newUri())) {
-                store.beginTransaction();
-                Node n = new Node("holder");
-                n.any(List.of(refused));
-                store.persist(n, "holder");
-                NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
-                assertEquals("\"holder\".any[0]", e.path());
-                assertEquals("java.lang.Class", e.className());
-                assertTrue(e.reason().contains(((Class<?>) refused).getName()), e.getMessage());
-                assertTrue(e.reason().contains(refused == lambda.getClass() ? "hidden class"
-                        : "finds another class of that name"), e.getMessage());
-                store.abortTransaction();
-            }
+            NotPersistableException e = refusedInHolder(List.of(refused));
+            assertEquals("\"holder\".any[0]", e.path());
+            assertEquals("java.lang.Class", e.className());
+            assertTrue(e.reason().contains(((Class<?>) refused).getName()), e.getMessage());
+            assertTrue(e.reason().contains(refused == lambda.getClass() ? "hidden class"
+                    : "finds another class of that name"), e.getMessage());
         }
     }
 
@@ -597,12 +575,8 @@ class TypesRoundTripTest {
         String uri = TestStores.newUri();
         java.util.Date date = new java.util.Date(1000);
         try (PersistentStore store = TestStores.open(uri)) {
-            store.inTransaction(() -> {
-                Node n = new Node("holder");
-                n.any(new Object[] {date, new StringBuilder("a"), new java.util.concurrent.atomic.AtomicLong(1),
-                        new java.util.BitSet(), date});
-                store.persist(n, "holder");
-            });
+            persistHolder(store, new Object[] {date, new StringBuilder("a"), new java.util.concurrent.atomic.AtomicLong(1),
+                    new java.util.BitSet(), date});
         }
         try (PersistentStore store = TestStores.open(uri)) {
             store.inTransaction(() -> {
@@ -685,17 +659,10 @@ class TypesRoundTripTest {
      */
     @Test
     void aPlainObjectInACollectionIsRefusedWithItsPath() {
-        try (PersistentStore store = TestStores.open(TestStores.newUri())) {
-            store.beginTransaction();
-            Node n = new Node("holder");
-            n.any(new ArrayList<>(List.of("x", new Object())));
-            store.persist(n, "holder");
-            NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
-            assertEquals("\"holder\".any[1]", e.path());
-            assertEquals("java.lang.Object", e.className());
-            assertTrue(e.reason().contains("marker constant"), e.getMessage());
-            store.abortTransaction();
-        }
+        NotPersistableException e = refusedInHolder(new ArrayList<>(List.of("x", new Object())));
+        assertEquals("\"holder\".any[1]", e.path());
+        assertEquals("java.lang.Object", e.className());
+        assertTrue(e.reason().contains("marker constant"), e.getMessage());
     }
 
     /** JDK classes stored by their own Java serialization, each with what shows its state. */
@@ -771,15 +738,11 @@ class TypesRoundTripTest {
             java.util.Random r = (java.util.Random) store.fetch("a", Node.class).any();
             assertEquals(expected.nextLong(), r.nextLong(), "the sequence goes on where the last commit left it");
 
-            store.beginTransaction();
-            Node n = new Node("holder");
-            n.any(new java.util.concurrent.atomic.AtomicReferenceArray<>(new Object[] {"x", new Node("inside")}));
-            store.persist(n, "holder");
-            NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+            NotPersistableException e = refusedInHolder(store,
+                    new java.util.concurrent.atomic.AtomicReferenceArray<>(new Object[] {"x", new Node("inside")}));
             assertEquals("\"holder\".any", e.path());
             assertEquals("java.util.concurrent.atomic.AtomicReferenceArray", e.className());
             assertTrue(e.reason().contains(Node.class.getName()) && e.reason().contains("not the JDK's"), e.getMessage());
-            store.abortTransaction();
         }
     }
 
@@ -793,16 +756,12 @@ class TypesRoundTripTest {
         String uri = TestStores.newUri();
         java.util.Random expected = new java.util.Random(4);
         try (PersistentStore store = TestStores.open(uri)) {
-            store.inTransaction(() -> {
-                java.util.GregorianCalendar calendar = new java.util.GregorianCalendar(java.util.TimeZone.getTimeZone("UTC"));
-                calendar.setTimeInMillis(1_000_000L);
-                java.util.concurrent.atomic.LongAdder adder = new java.util.concurrent.atomic.LongAdder();
-                adder.add(7);
-                Node n = new Node("holder");
-                n.any(new Object[] {new java.util.Random(4), calendar, new java.util.concurrent.atomic.AtomicIntegerArray(new int[] {1, 2}),
-                        adder});
-                store.persist(n, "holder");
-            });
+            java.util.GregorianCalendar committed = new java.util.GregorianCalendar(java.util.TimeZone.getTimeZone("UTC"));
+            committed.setTimeInMillis(1_000_000L);
+            java.util.concurrent.atomic.LongAdder sum = new java.util.concurrent.atomic.LongAdder();
+            sum.add(7);
+            persistHolder(store, new Object[] {new java.util.Random(4), committed,
+                    new java.util.concurrent.atomic.AtomicIntegerArray(new int[] {1, 2}), sum});
             Object[] held = (Object[]) store.fetch("holder", Node.class).any();
             java.util.Random r = (java.util.Random) held[0];
             var calendar = (java.util.GregorianCalendar) held[1];
@@ -839,11 +798,7 @@ class TypesRoundTripTest {
         java.security.SecureRandom random = java.security.SecureRandom.getInstance("SHA1PRNG");
         random.setSeed(1);
         try (PersistentStore store = TestStores.open(uri)) {
-            store.inTransaction(() -> {
-                Node n = new Node("holder");
-                n.any(random);
-                store.persist(n, "holder");
-            });
+            persistHolder(store, random);
         }
         long[] drawn = new long[2];
         for (int i = 0; i < 2; i++) {
@@ -865,14 +820,10 @@ class TypesRoundTripTest {
     void anAbortPutsBackHoldersAndWrappersChangedInPlace() {
         String uri = TestStores.newUri();
         try (PersistentStore store = TestStores.open(uri)) {
-            store.inTransaction(() -> {
-                Node n = new Node("holder");
-                n.any(new Object[] {new java.util.Date(1000), new StringBuilder("a"), new java.util.concurrent.atomic.AtomicInteger(1),
-                        new java.util.BitSet(), timestamp(1000, 5), Collections.synchronizedList(new ArrayList<>(List.of("a"))),
-                        Collections.synchronizedMap(new HashMap<>(Map.of("k", 1))),
-                        new java.util.concurrent.atomic.AtomicReference<>("r")});
-                store.persist(n, "holder");
-            });
+            persistHolder(store, new Object[] {new java.util.Date(1000), new StringBuilder("a"), new java.util.concurrent.atomic.AtomicInteger(1),
+                    new java.util.BitSet(), timestamp(1000, 5), Collections.synchronizedList(new ArrayList<>(List.of("a"))),
+                    Collections.synchronizedMap(new HashMap<>(Map.of("k", 1))),
+                    new java.util.concurrent.atomic.AtomicReference<>("r")});
             Object[] held = (Object[]) store.fetch("holder", Node.class).any();
             String committed = describe(held);
             store.beginTransaction();
@@ -1056,6 +1007,36 @@ class TypesRoundTripTest {
         }
     }
 
+    /** Commits a node named "holder" whose field {@code any} holds {@code value}. */
+    static void persistHolder(PersistentStore store, Object value) {
+        store.inTransaction(() -> {
+            Node n = new Node("holder");
+            n.any(value);
+            store.persist(n, "holder");
+        });
+    }
+
+    /**
+     * Makes a node named "holder" whose field {@code any} holds {@code value} persistent and
+     * commits, which must fail; aborts, and returns the failure.
+     */
+    static NotPersistableException refusedInHolder(PersistentStore store, Object value) {
+        store.beginTransaction();
+        Node n = new Node("holder");
+        n.any(value);
+        store.persist(n, "holder");
+        NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+        store.abortTransaction();
+        return e;
+    }
+
+    /** {@link #refusedInHolder(PersistentStore, Object)} in a new store. */
+    static NotPersistableException refusedInHolder(Object value) {
+        try (PersistentStore store = TestStores.open(TestStores.newUri())) {
+            return refusedInHolder(store, value);
+        }
+    }
+
     /** Stores {@code value} in a node's field, reopens the store, and returns the field. */
     static Object roundTrip(Object value) {
         return roundTrip(value, v -> { });
@@ -1065,11 +1046,7 @@ class TypesRoundTripTest {
     static Object roundTrip(Object value, java.util.function.Consumer<Object> whileOpen) {
         String uri = TestStores.newUri();
         try (PersistentStore store = TestStores.open(uri)) {
-            store.inTransaction(() -> {
-                Node n = new Node("holder");
-                n.any(value);
-                store.persist(n, "holder");
-            });
+            persistHolder(store, value);
         }
         try (PersistentStore store = TestStores.open(uri)) {
             Object back = store.fetch("holder", Node.class).any();
