@@ -118,16 +118,17 @@ final class JdkSerialized {
     static Object read(byte[] bytes, String className) {
         Object o;
         boolean trailing;
+        StreamFilter filter = new StreamFilter(bytes.length);
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
-            // what write() let in, and nothing else: a record altered to name another class is not
-            // run; and what the JVM's own filter (jdk.serialFilter) refuses stays refused
-            ObjectInputFilter jdkOnly = info -> info.serialClass() != null && !isJdk(info.serialClass())
-                    ? ObjectInputFilter.Status.REJECTED : ObjectInputFilter.Status.UNDECIDED;
             ObjectInputFilter jvmWide = in.getObjectInputFilter();
-            in.setObjectInputFilter(jvmWide == null ? jdkOnly : ObjectInputFilter.merge(jdkOnly, jvmWide));
+            in.setObjectInputFilter(jvmWide == null ? filter : ObjectInputFilter.merge(filter, jvmWide));
             o = in.readObject();
             trailing = in.read() != -1;
         } catch (ClassNotFoundException | java.io.InvalidClassException e) {
+            if (filter.tooLong != 0) {
+                throw new ByteIn.MalformedRecord("a stored " + className + " has an array of " + filter.tooLong
+                        + " elements in a serialized form of " + bytes.length + " bytes");
+            }
             throw new IncompatibleClassChangeException(className, null, "it was stored by its Java serialization,"
                     + " which this JVM cannot read (" + e + ")", e);
         } catch (IOException | RuntimeException e) {
@@ -137,6 +138,34 @@ final class JdkSerialized {
             throw new ByteIn.MalformedRecord("a stored " + className + " has bytes after its serialized form");
         }
         return o;
+    }
+
+    /**
+     * What a stored serialized form may make: what {@link #write} let in, and nothing else (a
+     * record altered to name another class is not run; what the JVM's own filter,
+     * {@code jdk.serialFilter}, refuses stays refused, as the two are merged); and arrays no
+     * longer than the stream could hold, so that a damaged length is an error, not an
+     * allocation that fills the heap. An element takes a byte of the stream at least; the
+     * slack covers the capacities some classes allocate beyond their elements (a hash map's
+     * table).
+     */
+    private static final class StreamFilter implements ObjectInputFilter {
+        private final long maxArrayLength;
+        /** The length of the array refused as too long, or 0. */
+        long tooLong;
+
+        StreamFilter(int streamBytes) {
+            this.maxArrayLength = 4L * streamBytes + 64;
+        }
+
+        @Override
+        public Status checkInput(FilterInfo info) {
+            if (info.arrayLength() > maxArrayLength) {
+                tooLong = info.arrayLength();
+                return Status.REJECTED;
+            }
+            return info.serialClass() != null && !isJdk(info.serialClass()) ? Status.REJECTED : Status.UNDECIDED;
+        }
     }
 
     /**

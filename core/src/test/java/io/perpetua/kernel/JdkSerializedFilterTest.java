@@ -11,13 +11,15 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A JDK object stored by its serialization is read through the JVM's own deserialization filter
  * too ({@code jdk.serialFilter}), not around it: in a forked JVM whose filter refuses
  * {@code java.util.Random}, a stored Random cannot be read (a clear error naming it), and a
- * stored Calendar, which the filter lets through, can.
+ * stored Calendar, which the filter lets through, can. And Perpetua's own filter bounds the arrays
+ * a damaged form may ask for.
  */
 class JdkSerializedFilterTest {
 
@@ -32,6 +34,33 @@ class JdkSerializedFilterTest {
         assertEquals(0, p.exitValue(), out);
         assertTrue(out.contains("calendar read: 1600000000000"), out);
         assertTrue(out.contains("random refused: java.util.Random"), out);
+    }
+
+    /**
+     * A serialized form whose array length is damaged (an AtomicIntegerArray of three claiming
+     * two billion elements) is a malformed record, refused before the JVM allocates the array:
+     * not an OutOfMemoryError (DamagedRecordsTest found it).
+     */
+    @Test
+    void aDamagedArrayLengthIsAMalformedRecordNotAnAllocation() {
+        byte[] bytes = JdkSerialized.write(new java.util.concurrent.atomic.AtomicIntegerArray(new int[] {7, 7, 7}), "x");
+        byte[] lengthThenFirst = {0, 0, 0, 3, 0, 0, 0, 7};
+        int at = indexOf(bytes, lengthThenFirst);
+        assertTrue(at > 0, "the array's length is in the stream");
+        bytes[at] = 0x7f;
+        bytes[at + 1] = bytes[at + 2] = bytes[at + 3] = (byte) 0xff;
+        ByteIn.MalformedRecord e = assertThrows(ByteIn.MalformedRecord.class,
+                () -> JdkSerialized.read(bytes, "java.util.concurrent.atomic.AtomicIntegerArray"));
+        assertTrue(e.getMessage().contains("an array of 2147483647 elements"), e.getMessage());
+    }
+
+    private static int indexOf(byte[] bytes, byte[] part) {
+        for (int i = 0; i + part.length <= bytes.length; i++) {
+            if (java.util.Arrays.equals(bytes, i, i + part.length, part, 0, part.length)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /** Run in the forked JVM: stores a Calendar and a Random, reopens, reads both. */
