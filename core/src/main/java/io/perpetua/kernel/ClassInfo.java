@@ -43,11 +43,24 @@ final class ClassInfo {
      * the JIT again and again.
      */
     private final String[] fieldNames;
+    /**
+     * For a rewritten class that cannot be stored field by field because a field holds objects
+     * of a class extending a JDK class with state (Guava's {@code RegularImmutableMap}, whose
+     * entries extend {@code AbstractMap.SimpleImmutableEntry}), but whose Java serialization
+     * replaces it ({@code writeReplace}): that method. Its objects are then stored as Java
+     * serialization stores them, by value: the replacement's fields inline in the record that
+     * refers to them ({@link Tag#REPLACED}), read back through the replacement's
+     * {@link #readResolve}. Null for every other class.
+     */
+    final java.lang.invoke.MethodHandle writeReplace;
+    /** For a rewritten serializable class: its {@code readResolve}, or null if it has none. */
+    final java.lang.invoke.MethodHandle readResolve;
     final char[] fieldTypes;
 
     ClassInfo(Class<?> type, ClassDescriptor descriptor, HollowFactory factory,
               java.lang.invoke.MethodHandle recordConstructor, java.lang.invoke.MethodHandle[] recordAccessors,
-              boolean leaf, Object[] lazyMarkers, BitSet transientFields) {
+              boolean leaf, Object[] lazyMarkers, BitSet transientFields,
+              java.lang.invoke.MethodHandle writeReplace, java.lang.invoke.MethodHandle readResolve) {
         this.type = type;
         this.descriptor = descriptor;
         this.factory = factory;
@@ -56,6 +69,8 @@ final class ClassInfo {
         this.leaf = leaf;
         this.lazyMarkers = lazyMarkers;
         this.transientFields = transientFields;
+        this.writeReplace = writeReplace;
+        this.readResolve = readResolve;
         int n = descriptor.fields.size();
         this.fieldNames = new String[n];
         this.fieldTypes = new char[n];

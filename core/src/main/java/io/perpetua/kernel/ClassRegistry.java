@@ -358,7 +358,7 @@ final class ClassRegistry {
             HollowFactory factory = layout.kind == ClassDescriptor.Kind.OBJECT && !Modifier.isAbstract(type.getModifiers())
                     ? PersistentClasses.factory(type) : null;
             info = new ClassInfo(type, d, factory, layout.recordConstructor, layout.recordAccessors, layout.leaf,
-                    layout.lazyMarkers, layout.transientFields);
+                    layout.lazyMarkers, layout.transientFields, layout.writeReplace, layout.readResolve);
             infos.put(type, info);
         }
         return info;
@@ -380,10 +380,11 @@ final class ClassRegistry {
      */
     private record Layout(ClassDescriptor.Kind kind, List<ClassDescriptor.Field> fields,
                           MethodHandle recordConstructor, MethodHandle[] recordAccessors, boolean leaf,
-                          Object[] lazyMarkers, BitSet transientFields, String refusal) {
+                          Object[] lazyMarkers, BitSet transientFields, MethodHandle writeReplace,
+                          MethodHandle readResolve, String refusal) {
 
         static Layout refused(String why) {
-            return new Layout(null, null, null, null, false, null, null, why);
+            return new Layout(null, null, null, null, false, null, null, null, null, why);
         }
     }
 
@@ -406,6 +407,7 @@ final class ClassRegistry {
         // a class that serializes itself keeps state in its transient fields: they are stored too
         boolean transients = PersistentClasses.storesTransientFields(type);
         BitSet transientAt = null;
+        boolean unstorableField = false;
         for (Class<?> level : levels) {
             String refusal = rewriteRefusal(level);
             if (refusal != null) {
@@ -428,6 +430,7 @@ final class ClassRegistry {
                 }
                 fields.add(new ClassDescriptor.Field(level.getName(), f.getName(), typeCode(f.getType())));
                 leaf &= cannotHoldContainer(f.getType());
+                unstorableField |= extendsStatefulJdkClass(f.getType());
                 if (!f.getType().isPrimitive()) {
                     Object marker = lazyMarker(level, f);
                     lazy |= marker != null;
@@ -435,8 +438,67 @@ final class ClassRegistry {
                 }
             }
         }
+        boolean serializable = java.io.Serializable.class.isAssignableFrom(type);
         return new Layout(ClassDescriptor.Kind.OBJECT, List.copyOf(fields), null, null, leaf,
-                lazy ? markers.toArray() : null, transientAt, null);
+                lazy ? markers.toArray() : null, transientAt,
+                serializable && unstorableField ? serializationMethod(type, "writeReplace") : null,
+                serializable ? serializationMethod(type, "readResolve") : null, null);
+    }
+
+    /**
+     * @return true if a field of this declared type (or arrays of it) holds objects of an
+     *         application class that extends a JDK class with state, which the agent leaves
+     *         as it is and Perpetua cannot store (Guava's map entries extend
+     *         {@code AbstractMap.SimpleImmutableEntry})
+     */
+    private static boolean extendsStatefulJdkClass(Class<?> declared) {
+        Class<?> c = declared;
+        while (c.isArray()) {
+            c = c.getComponentType();
+        }
+        return !c.isPrimitive() && !c.isInterface() && c.getClassLoader() != null && !Persistent.class.isAssignableFrom(c)
+                && RecordEncoder.statefulJdkSuperclass(c) != null;
+    }
+
+    /**
+     * @return the no-argument {@code writeReplace} or {@code readResolve} Java serialization
+     *         would call on an instance of {@code type}, as a handle taking the instance and
+     *         returning Object: declared by the class or inherited, as serialization finds it (a
+     *         private one only in the class itself, a package-private one only from its
+     *         package); null if there is none or it cannot be made accessible
+     */
+    private static MethodHandle serializationMethod(Class<?> type, String name) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            java.lang.reflect.Method m;
+            try {
+                m = c.getDeclaredMethod(name);
+            } catch (NoSuchMethodException e) {
+                continue;
+            }
+            int mod = m.getModifiers();
+            boolean inherited = c != type;
+            if (Modifier.isStatic(mod) || Modifier.isAbstract(mod) || m.getReturnType() != Object.class
+                    || inherited && Modifier.isPrivate(mod)
+                    || inherited && !Modifier.isPublic(mod) && !Modifier.isProtected(mod)
+                    && (c.getClassLoader() != type.getClassLoader() || !c.getPackageName().equals(type.getPackageName()))) {
+                return null;
+            }
+            try {
+                m.setAccessible(true);
+                return MethodHandles.lookup().unreflect(m).asType(MethodType.methodType(Object.class, Object.class));
+            } catch (RuntimeException | IllegalAccessException e) {
+                return null; // a class of a named module that does not open its package: refused as before
+            }
+        }
+        return null;
+    }
+
+    /**
+     * @return true if objects of this class are stored by their serialization replacement (see
+     *         {@link ClassInfo#writeReplace}), whether or not this store has met the class yet
+     */
+    static boolean storedByReplacement(Class<?> type) {
+        return LAYOUTS.get(type).writeReplace != null;
     }
 
     /**
@@ -502,7 +564,8 @@ final class ClassRegistry {
             MethodHandle ctor = lookup.findConstructor(type, MethodType.methodType(void.class, types))
                     .asType(MethodType.methodType(Object.class, types).generic())
                     .asSpreader(Object[].class, components.length);
-            return new Layout(ClassDescriptor.Kind.RECORD, List.copyOf(fields), ctor, accessors, false, null, null, null);
+            return new Layout(ClassDescriptor.Kind.RECORD, List.copyOf(fields), ctor, accessors, false, null, null, null,
+                    null, null);
         } catch (ReflectiveOperationException | RuntimeException e) {
             return Layout.refused("the record's canonical constructor or accessors are not accessible to Perpetua (" + e + ")");
         }

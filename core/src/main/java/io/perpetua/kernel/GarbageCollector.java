@@ -228,14 +228,20 @@ final class GarbageCollector {
                     throw new ByteIn.MalformedRecord("an embedded container does not end where its length says");
                 }
             }
-            case Tag.RECORD -> {
-                in.readByte();
+            case Tag.RECORD, Tag.REPLACED -> { // a record value, or a replacement's fields
+                Kind expected = in.readByte() == Tag.RECORD ? Kind.RECORD : Kind.OBJECT;
                 ClassDescriptor d = descriptor();
-                if (d.kind != Kind.RECORD) {
-                    throw new ByteIn.MalformedRecord("a record value names " + d + ", which is not a record");
+                if (d.kind != expected) {
+                    throw new ByteIn.MalformedRecord("a " + (expected == Kind.RECORD ? "record value" : "replaced object")
+                            + " names " + d + ", which is not " + (expected == Kind.RECORD ? "a record" : "an object's class"));
                 }
                 fields(d);
             }
+            case Tag.VALUE_CONTAINER -> {
+                in.readByte();
+                container(containerDescriptor());
+            }
+
             case Tag.OPTIONAL -> {
                 in.readByte();
                 value();

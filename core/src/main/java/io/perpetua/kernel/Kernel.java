@@ -558,6 +558,11 @@ public final class Kernel implements PersistentStore {
             }
 
             @Override
+            public boolean isPersistentContainer(Object container) {
+                return table.container(container) != null;
+            }
+
+            @Override
             public Object wrapped(Object wrapper) {
                 return Kernel.this.wrapped(wrapper);
             }
@@ -597,6 +602,11 @@ public final class Kernel implements PersistentStore {
                     throw new NotPersistableException(p.getClass().getName(), label, "it is the constant "
                             + constant.className() + "." + constant.field() + ", stored by reference in the records of"
                             + " the objects that refer to it, never as an object of the store; persist one of those");
+                }
+                if (ClassRegistry.storedByReplacement(p.getClass())) {
+                    throw new NotPersistableException(p.getClass().getName(), label, "it is stored by value, as Java"
+                            + " serialization stores it (its writeReplace), in the records of the objects that refer to it,"
+                            + " never as an object of the store; persist one of those, or a collection holding it");
                 }
                 checkStorable(p.getClass(), label);
                 pending.put(p, attach(p, newId(), ObjectState.NEW));
@@ -1912,6 +1922,11 @@ public final class Kernel implements PersistentStore {
         @Override
         public Object wrapped(Object wrapper) {
             return Kernel.this.wrapped(wrapper);
+        }
+
+        @Override
+        public boolean isPersistentContainer(Object container) {
+            return table.container(container) != null;
         }
 
         @Override

@@ -3,6 +3,7 @@ package io.perpetua.kernel;
 import io.perpetua.IncompatibleClassChangeException;
 import io.perpetua.PersistentStoreException;
 import io.perpetua.kernel.ClassDescriptor.Kind;
+import io.perpetua.runtime.Persistent;
 import io.perpetua.runtime.RecordReader;
 
 import java.io.File;
@@ -360,6 +361,15 @@ final class RecordDecoder implements RecordReader {
             }
             case Tag.RECORD:
                 return record(classes.byId(in.readVarInt(), location, objectId));
+            case Tag.REPLACED:
+                return replaced(classes.byId(in.readVarInt(), location, objectId));
+            case Tag.VALUE_CONTAINER: {
+                ClassDescriptor d = classes.byId(in.readVarInt(), location, objectId);
+                if (!d.kind.hasRecords() || d.kind == Kind.OBJECT) {
+                    throw new ByteIn.MalformedRecord("a container value is of " + d + ", not a container");
+                }
+                return container(d, c -> { }); // no id: nothing to register it under
+            }
             case Tag.BIG_INTEGER:
                 return new BigInteger(nonEmpty(in.readBytes(in.readCount())));
             case Tag.BIG_DECIMAL: {
@@ -514,11 +524,7 @@ final class RecordDecoder implements RecordReader {
             throw new IncompatibleClassChangeException(stored.className, null, "it was stored as a record and is no longer one");
         }
         ClassInfo ri = classes.info(type);
-        FieldValues fields = stored == ri.descriptor ? null : evolved(stored, ri.descriptor);
-        Object[] args = new Object[ri.descriptor.fields.size()];
-        for (int i = 0; i < args.length; i++) {
-            args[i] = fields == null ? field(ri.descriptor.fields.get(i).type()) : fields.next();
-        }
+        Object[] args = fields(stored, ri);
         resolve.settle(); // the constructor may read what the components hold
         try {
             return ri.recordConstructor.invoke(args);
@@ -527,6 +533,52 @@ final class RecordDecoder implements RecordReader {
                     + " rejected its stored components: " + e, e);
         } catch (Throwable t) {
             throw new PersistentStoreException("the canonical constructor of record " + type.getName() + " failed: " + t, t);
+        }
+    }
+
+    /**
+     * @return the fields of a record value or a replacement stored under layout {@code stored},
+     *         boxed, in the order of the class's current layout
+     */
+    private Object[] fields(ClassDescriptor stored, ClassInfo current) {
+        FieldValues evolved = stored == current.descriptor ? null : evolved(stored, current.descriptor);
+        Object[] values = new Object[current.descriptor.fields.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = evolved == null ? field(current.descriptor.fields.get(i).type()) : evolved.next();
+        }
+        return values;
+    }
+
+    /**
+     * Reads an object stored by its serialization replacement (see {@link ClassInfo#writeReplace}):
+     * makes the replacement, fills it from the fields that follow, and returns what its
+     * {@code readResolve} makes of it, as Java serialization would. The replacement is no object
+     * of the store: it has no id and is dropped once resolved.
+     */
+    private Object replaced(ClassDescriptor stored) {
+        if (stored.kind != Kind.OBJECT) {
+            throw new ByteIn.MalformedRecord("a replaced object names " + stored + ", which is not an object's class");
+        }
+        Class<?> type = classes.resolve(stored.className);
+        ClassInfo ri = classes.info(type);
+        if (ri.factory == null) {
+            throw new IncompatibleClassChangeException(stored.className, null,
+                    "it was stored as the serialization replacement of an object and has no creation proxy now (abstract?)");
+        }
+        Object[] values = fields(stored, ri);
+        Persistent replacement = ri.factory.newInstance(); // transient: its reads never fault
+        replacement.$perpetua$read(new FieldValues(values));
+        if (ri.readResolve == null) {
+            return replacement;
+        }
+        resolve.settle(); // readResolve may hash or sort what the fields hold
+        try {
+            return ri.readResolve.invoke(replacement);
+        } catch (RuntimeException | Error e) {
+            throw new PersistentStoreException("the readResolve of " + type.getName()
+                    + " rejected its stored fields: " + e, e);
+        } catch (Throwable t) {
+            throw new PersistentStoreException("the readResolve of " + type.getName() + " failed: " + t, t);
         }
     }
 

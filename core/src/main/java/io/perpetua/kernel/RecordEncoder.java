@@ -89,6 +89,9 @@ final class RecordEncoder implements RecordWriter {
         default void embedded(Object container, byte[] bytes) {
         }
 
+        /** @return true if the container is one of the store's already (it has an id) */
+        boolean isPersistentContainer(Object container);
+
         /** @return what a {@link Kind#WRAPPER} wraps (the kernel remembers it: see {@link Containers#wrapped}) */
         default Object wrapped(Object wrapper) {
             return Containers.wrapped(wrapper);
@@ -143,6 +146,8 @@ final class RecordEncoder implements RecordWriter {
     private int depth;
     /** Set by {@link #writeObject} for the one value it writes: a field of a rewritten object. */
     private boolean directField;
+    /** Set by {@link #replaced} for the one value it writes: a field of a serialization replacement. */
+    private boolean replacementField;
     /** Whether the value being written is reached through a transient field (of a class that serializes itself). */
     private boolean inTransientField;
     /**
@@ -197,6 +202,17 @@ final class RecordEncoder implements RecordWriter {
         this.info = null;
         containerInto(c, kind);
         return out.toByteArray();
+    }
+
+    /** {@link #containerInto(Object, Kind)}, for a container reached by {@code field} or {@code index}. */
+    private void containerInto(Object c, Kind kind, String field, int index) {
+        PathNode saved = path;
+        path = path.child(field, index);
+        try {
+            containerInto(c, kind);
+        } finally {
+            path = saved;
+        }
     }
 
     /** Writes a container's descriptor id and body at the current position. */
@@ -547,6 +563,8 @@ final class RecordEncoder implements RecordWriter {
     private void value(Object v, String field, int index) {
         boolean direct = directField;
         directField = false;
+        boolean ofReplacement = replacementField;
+        replacementField = false;
         if (v == null) {
             out.writeByte(Tag.NULL);
             return;
@@ -557,9 +575,9 @@ final class RecordEncoder implements RecordWriter {
         }
         Class<?> c = v.getClass();
         if (c.isArray()) { // the most common container first: no value class's test for it
-            container(v, Kind.ARRAY, field, index, direct);
+            container(v, Kind.ARRAY, field, index, direct, ofReplacement);
         } else {
-            valueOrContainer(v, c, field, index, direct);
+            valueOrContainer(v, c, field, index, direct, ofReplacement);
         }
     }
 
@@ -569,6 +587,11 @@ final class RecordEncoder implements RecordWriter {
      * reference, null, an array) and the long chain of value classes stays out of them.
      */
     private void reference(Persistent p, String field, int index) {
+        ClassInfo known = classes.infoIfKnown(p.getClass());
+        if (known != null ? known.writeReplace != null : ClassRegistry.storedByReplacement(p.getClass())) {
+            replaced(p, field, index);
+            return;
+        }
         long id = reach.object(p, path, field, index);
         if (id == Reach.CONSTANT) { // asked only of an object new to the store: a constant never is
             Constants.Ref constant = Constants.of(p);
@@ -577,7 +600,7 @@ final class RecordEncoder implements RecordWriter {
             out.writeString(constant.field());
             return;
         }
-        int descriptor = classes.info(p.getClass()).descriptor.id;
+        int descriptor = (known != null ? known : classes.info(p.getClass())).descriptor.id;
         if (home != 0 && Satellites.home(id) == home) {
             out.writeByte(Tag.LOCAL);
             out.writeVarInt(descriptor);
@@ -594,8 +617,61 @@ final class RecordEncoder implements RecordWriter {
         }
     }
 
+    /**
+     * Writes an object of a class stored by its serialization replacement (see
+     * {@link ClassInfo#writeReplace}): the replacement's class and fields, inline, as a value.
+     * The object itself gets no id; a new replacement is made each time it is written.
+     */
+    private void replaced(Persistent p, String field, int index) {
+        ClassInfo info = classes.info(p.getClass());
+        Object r;
+        try {
+            r = info.writeReplace.invoke(p);
+        } catch (RuntimeException | Error e) {
+            throw new NotPersistableException(p.getClass().getName(), where(field, index),
+                    "it is stored by its serialization replacement, and its writeReplace failed: " + e);
+        } catch (Throwable t) {
+            throw new NotPersistableException(p.getClass().getName(), where(field, index),
+                    "it is stored by its serialization replacement, and its writeReplace failed: " + t);
+        }
+        if (!(r instanceof Persistent replacement) || r == p || ClassRegistry.storedByReplacement(r.getClass())) {
+            throw new NotPersistableException(p.getClass().getName(), where(field, index), "a field holds objects of a"
+                    + " class extending a JDK class with state, which Perpetua cannot store, and its writeReplace returns "
+                    + (r == null ? "null" : r == p ? "the object itself" : "an object of " + r.getClass().getName())
+                    + ", not an object of another rewritten class that Perpetua could store in its place");
+        }
+        ClassInfo ri;
+        try {
+            ri = classes.info(r.getClass());
+        } catch (NotPersistableException e) {
+            throw new NotPersistableException(e.className(), where(field, index), "the serialization replacement of "
+                    + p.getClass().getName() + " cannot be stored: " + e.reason());
+        }
+        if (++depth > MAX_VALUE_DEPTH) {
+            depth = 0;
+            throw new NotPersistableException(p.getClass().getName(), where(field, index),
+                    "values nest deeper than " + MAX_VALUE_DEPTH + " levels (a cycle through serialization replacements?)");
+        }
+        out.writeByte(Tag.REPLACED);
+        out.writeVarInt(ri.descriptor.id);
+        FieldValues fields = new FieldValues(ri.descriptor.fields.size());
+        replacement.$perpetua$write(fields);
+        fields.replay();
+        PathNode saved = path;
+        path = path.child(field, index);
+        try {
+            for (ClassDescriptor.Field f : ri.descriptor.fields) {
+                replacementField = f.type() == 'L';
+                boxed(f, fields.next());
+            }
+        } finally {
+            path = saved;
+            depth--;
+        }
+    }
+
     /** Writes any value but null, a rewritten object and an array (see {@link #reference}). */
-    private void valueOrContainer(Object v, Class<?> c, String field, int index, boolean direct) {
+    private void valueOrContainer(Object v, Class<?> c, String field, int index, boolean direct, boolean ofReplacement) {
         if (c == String.class) {
             out.writeByte(Tag.STRING);
             out.writeString((String) v);
@@ -636,7 +712,7 @@ final class RecordEncoder implements RecordWriter {
             if (kind == null) {
                 throw notPersistable(v, field, index);
             }
-            container(v, kind, field, index, direct);
+            container(v, kind, field, index, direct, ofReplacement);
         }
     }
 
@@ -666,8 +742,21 @@ final class RecordEncoder implements RecordWriter {
         return false;
     }
 
-    /** Writes a reference to a container, or the container itself if it is embedded here. */
-    private void container(Object v, Kind kind, String field, int index, boolean direct) {
+    /**
+     * Writes a reference to a container, or the container itself if it is embedded here.
+     *
+     * @param ofReplacement true if the container is the value of a field of a serialization
+     *                      replacement (see {@link #replaced}): one the store does not hold yet
+     *                      is written as a value, with no id, read back as a copy
+     */
+    private void container(Object v, Kind kind, String field, int index, boolean direct, boolean ofReplacement) {
+        if (ofReplacement && !reach.isPersistentContainer(v)) {
+            // made by writeReplace (Guava's arrays of keys and values), anew at each commit that
+            // writes the replaced object: with an id, each would leave a record behind
+            out.writeByte(Tag.VALUE_CONTAINER);
+            containerInto(v, kind, field, index);
+            return;
+        }
         long ref = reach.container(v, kind, path, field, index, direct);
         if ((ref & 1) == 0) {
             out.writeByte(Tag.CONTAINER);
@@ -676,13 +765,7 @@ final class RecordEncoder implements RecordWriter {
             out.writeByte(Tag.INLINE_CONTAINER_SIZED);
             out.writeVarLong(ref >>> 1);
             int start = out.length();
-            PathNode saved = path;
-            path = path.child(field, index);
-            try {
-                containerInto(v, kind);
-            } finally {
-                path = saved;
-            }
+            containerInto(v, kind, field, index);
             // an array's bytes are not kept: the kernel remembers an array by its elements
             byte[] bytes = kind == Kind.ARRAY ? null : out.copyRange(start);
             out.insertVarInt(start, out.length() - start);
@@ -704,22 +787,26 @@ final class RecordEncoder implements RecordWriter {
         try {
             for (int i = 0; i < ri.recordAccessors.length; i++) {
                 Object component = ri.component(v, i);
-                ClassDescriptor.Field f = ri.descriptor.fields.get(i);
-                switch (f.type()) {
-                    case 'Z' -> out.writeByte((Boolean) component ? 1 : 0);
-                    case 'B' -> out.writeByte((Byte) component);
-                    case 'C' -> out.writeVarInt((Character) component);
-                    case 'S' -> out.writeSignedVarInt((Short) component);
-                    case 'I' -> out.writeSignedVarInt((Integer) component);
-                    case 'J' -> out.writeSignedVarLong((Long) component);
-                    case 'F' -> out.writeFixedInt(Float.floatToRawIntBits((Float) component));
-                    case 'D' -> out.writeFixedLong(Double.doubleToRawLongBits((Double) component));
-                    default -> value(component, f.name(), 0);
-                }
+                boxed(ri.descriptor.fields.get(i), component);
             }
         } finally {
             path = saved;
             depth--;
+        }
+    }
+
+    /** Writes one field of a record value or of a replacement, given boxed if primitive. */
+    private void boxed(ClassDescriptor.Field f, Object v) {
+        switch (f.type()) {
+            case 'Z' -> out.writeByte((Boolean) v ? 1 : 0);
+            case 'B' -> out.writeByte((Byte) v);
+            case 'C' -> out.writeVarInt((Character) v);
+            case 'S' -> out.writeSignedVarInt((Short) v);
+            case 'I' -> out.writeSignedVarInt((Integer) v);
+            case 'J' -> out.writeSignedVarLong((Long) v);
+            case 'F' -> out.writeFixedInt(Float.floatToRawIntBits((Float) v));
+            case 'D' -> out.writeFixedLong(Double.doubleToRawLongBits((Double) v));
+            default -> value(v, f.name(), 0);
         }
     }
 
@@ -1005,7 +1092,7 @@ final class RecordEncoder implements RecordWriter {
     }
 
     /** @return an instance field of the first JDK super-class of {@code c} that has one, or null */
-    private static Field statefulJdkSuperclass(Class<?> c) {
+    static Field statefulJdkSuperclass(Class<?> c) {
         for (Class<?> s = c.getSuperclass(); s != null && s != Object.class; s = s.getSuperclass()) {
             if (s.getClassLoader() == null || s.getName().startsWith("java.")) {
                 for (Field f : s.getDeclaredFields()) {

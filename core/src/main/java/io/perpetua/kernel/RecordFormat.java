@@ -33,6 +33,8 @@ package io.perpetua.kernel;
  *   <li>9: also the blocking queues as collections (the bounded ones with their capacity, before
  *       their elements), and {@code ConcurrentHashMap}'s key set views
  *       ({@link ClassDescriptor.Kind#KEY_SET_VIEW}). Format 9 reads format 1 to 8 records.</li>
+ *   <li>10: also objects stored by their serialization replacement ({@link Tag#REPLACED}):
+ *       Guava's immutable maps. Format 10 reads format 1 to 9 records.</li>
  * </ul>
  *
  * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes
@@ -45,7 +47,7 @@ final class RecordFormat {
     /** What {@link io.perpetua.UnsupportedStoreFormatException} calls it. */
     static final String NAME = "record format";
     /** The format this version writes, and the newest it reads. */
-    static final int CURRENT = 9;
+    static final int CURRENT = 10;
     /** The format of a store that holds no format entry. */
     static final int UNMARKED = 1;
     /** What a format entry's bytes start with; a class descriptor starts with its version, 1. */

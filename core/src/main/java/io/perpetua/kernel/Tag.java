@@ -113,6 +113,19 @@ final class Tag {
      * type's keyword, {@code int} or {@code void}, or a class's binary name). Format 6.
      */
     static final int CLASS = 54;
+    /**
+     * An object stored by its serialization replacement ({@link ClassInfo#writeReplace}): varint
+     * descriptor id of the replacement's class (an object descriptor), then its fields as an
+     * object's record has them. Read back through the replacement's {@code readResolve}.
+     * Format 10.
+     */
+    static final int REPLACED = 55;
+    /**
+     * A container written as a value, with no id (a field of a {@link #REPLACED} object's
+     * replacement that the store did not hold): varint descriptor id, then its body. Read
+     * back as a new container each time. Format 10.
+     */
+    static final int VALUE_CONTAINER = 56;
 
     private Tag() {
     }

@@ -105,6 +105,7 @@ class DamagedRecordsTest {
             s.forEach(a -> all.add(a.get()[0]));
         }
         all.add(new Class<?>[] {String.class, Node.class, int[][].class});
+        all.add(new io.perpetua.testmodel.Pairs("k", new Node("in a replaced object"), "l", new ArrayList<>(List.of(1))));
         Map<Object, Object> shared = new HashMap<>();
         shared.put("self", shared);
         all.add(shared);

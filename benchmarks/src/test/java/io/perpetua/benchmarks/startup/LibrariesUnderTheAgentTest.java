@@ -114,7 +114,8 @@ class LibrariesUnderTheAgentTest {
      * by one JVM, changed in place by another, and read by a third ({@link LibraryObjectsWorkout}).
      * Before session 23: the Scala list ended in a copy of {@code Nil} and failed ("tail of empty
      * list"), the Joda-Time dates and the Guava list failed with a {@code NullPointerException},
-     * and the {@code LRUMap} came back empty.
+     * and the {@code LRUMap} came back empty. Before session 33, Guava's immutable maps were
+     * refused.
      */
     @Test
     void objectsOfOtherLanguagesAndLibrariesComeBackAsTheyWere(@TempDir Path dir) throws Exception {
@@ -122,7 +123,8 @@ class LibrariesUnderTheAgentTest {
         assumeTrue(agent != null, "no agent jar in agent/target");
         String written = workout(agent, "write", dir);
         String objects = "[List(a, b, c), None, [], (left, 1), 2024-02-29, 2024-02-29T12:30:00.000Z,"
-                + " 2024-07-01T09:00:00.000+02:00, [x, y], {k=[1, 2]}, {one=1}, ArrayBuffer(p), 19.99]";
+                + " 2024-07-01T09:00:00.000+02:00, [x, y], {k=[1, 2]}, {one=1}, ArrayBuffer(p), 19.99, {x=1, y=2, z=3},"
+                + " {p=1, q=2}]";
         assertEquals("written " + objects + "\n", written);
         String common = """
                 scala list length 3, ends with Nil itself true, List(aa, bb, cc)
@@ -136,14 +138,17 @@ class LibrariesUnderTheAgentTest {
                 lru 1 null [one] full false
                 scala buffer ArrayBuffer(p)
                 scala BigDecimal 39.98 34
+                guava maps 2 RegularImmutableMap, {1=p, 2=q} RegularImmutableBiMap
                 """, workout(agent, "read", dir));
         assertEquals("changed\n", workout(agent, "change", dir));
         assertEquals("read " + objects.replace("[1, 2]", "[1, 2, 3]").replace("{one=1}",
-                "{two=2, three=3}").replace("ArrayBuffer(p)", "ArrayBuffer(p, q)") + "\n" + common + """
+                "{two=2, three=3}").replace("ArrayBuffer(p)", "ArrayBuffer(p, q)").replace("z=3}", "z=3, w=4}") + "\n"
+                + common + """
                 guava [y] [1, 2, 3] {k=[1, 2, 3]} 3
                 lru null 3 [two, three] full true
                 scala buffer ArrayBuffer(p, q)
                 scala BigDecimal 39.98 34
+                guava maps 2 RegularImmutableMap, {1=p, 2=q} RegularImmutableBiMap
                 """, workout(agent, "read", dir));
     }
 

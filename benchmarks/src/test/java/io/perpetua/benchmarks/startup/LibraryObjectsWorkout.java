@@ -22,6 +22,8 @@ import java.util.List;
  *       Joda-Time's chronology of a time zone.</li>
  *   <li>Scala's {@code BigDecimal}, which holds a {@code java.math.MathContext}, a value the
  *       kernel stores.</li>
+ *   <li>Guava's {@code ImmutableMap} and {@code ImmutableBiMap}, whose entries extend a JDK class
+ *       with state: stored by their serialization replacement, and one replaced by another.</li>
  * </ul>
  */
 public final class LibraryObjectsWorkout {
@@ -60,6 +62,8 @@ public final class LibraryObjectsWorkout {
         buffer.addOne("p");
         objects.add(buffer);
         objects.add(new scala.math.BigDecimal(new java.math.BigDecimal("19.99"), java.math.MathContext.DECIMAL128));
+        objects.add(com.google.common.collect.ImmutableMap.of("x", 1, "y", 2, "z", 3));
+        objects.add(com.google.common.collect.ImmutableBiMap.of("p", 1, "q", 2));
         List<Object> companions = new ArrayList<>(List.of(kotlin.time.Duration.Companion));
         store.inTransaction(() -> {
             store.persist(objects, "objects");
@@ -78,6 +82,8 @@ public final class LibraryObjectsWorkout {
             lru.put("two", "2");
             lru.put("three", "3"); // evicts "one"
             ((scala.collection.mutable.ArrayBuffer<String>) objects.get(10)).addOne("q");
+            objects.set(12, com.google.common.collect.ImmutableMap.builder()
+                    .putAll((java.util.Map<?, ?>) objects.get(12)).put("w", 4).build());
         });
         System.out.println("changed");
     }
@@ -109,5 +115,9 @@ public final class LibraryObjectsWorkout {
         System.out.println("scala buffer " + objects.get(10));
         scala.math.BigDecimal price = (scala.math.BigDecimal) objects.get(11);
         System.out.println("scala BigDecimal " + price.$plus(price) + " " + price.mc().getPrecision());
+        com.google.common.collect.ImmutableMap<?, ?> map = (com.google.common.collect.ImmutableMap<?, ?>) objects.get(12);
+        com.google.common.collect.ImmutableBiMap<?, ?> biMap = (com.google.common.collect.ImmutableBiMap<?, ?>) objects.get(13);
+        System.out.println("guava maps " + map.get("y") + " " + map.getClass().getSimpleName() + ", " + biMap.inverse()
+                + " " + biMap.getClass().getSimpleName());
     }
 }

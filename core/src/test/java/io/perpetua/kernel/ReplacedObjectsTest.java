@@ -1,0 +1,149 @@
+package io.perpetua.kernel;
+
+import io.perpetua.NotPersistableException;
+import io.perpetua.PersistentStore;
+import io.perpetua.testmodel.Node;
+import io.perpetua.testmodel.Pairs;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Objects stored by their Java serialization replacement: a class whose field holds objects of
+ * a class extending a JDK class with state (which Perpetua cannot store), and which replaces
+ * itself when serialized ({@code writeReplace}), is stored as its replacement's fields, inline,
+ * by value, and read back through the replacement's {@code readResolve} ({@link Pairs}, shaped
+ * like Guava's immutable maps; the agent's and benchmarks' tests store Guava's own).
+ */
+class ReplacedObjectsTest {
+
+    @Test
+    void aReplacedObjectComesBackThroughItsReadResolveWithTheObjectsItHolds() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node root = new Node("root");
+                root.any(new Pairs("one", 1, "node", new Node("held"), "list", new ArrayList<>(List.of("a", "b"))));
+                root.children(new ArrayList<>(List.of(new Node("child"))));
+                store.persist(root, "root");
+                store.persist(root.children().get(0), "child");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = store.fetch("root", Node.class);
+            Pairs pairs = assertInstanceOf(Pairs.class, root.any());
+            assertEquals(3, pairs.size());
+            assertEquals(1, pairs.get("one"));
+            assertEquals("held", ((Node) pairs.get("node")).name());
+            assertEquals(List.of("a", "b"), pairs.get("list"));
+            assertSame(root.any(), root.any(), "read once with its holder");
+        }
+    }
+
+    @Test
+    void aReplacedObjectInACollectionAndObjectsItSharesKeepTheirIdentity() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node shared = new Node("shared");
+                Node root = new Node("root");
+                root.next(shared);
+                root.any(new ArrayList<>(List.of(new Pairs("s", shared), new Pairs("t", 2))));
+                store.persist(root, "root");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = store.fetch("root", Node.class);
+            List<?> list = (List<?>) root.any();
+            assertSame(root.next(), ((Pairs) list.get(0)).get("s"), "an object of the store inside keeps its identity");
+            assertEquals(2, ((Pairs) list.get(1)).get("t"));
+        }
+    }
+
+    /**
+     * Each commit that writes the holder makes a new replacement: what the replacement holds and
+     * the store did not (its arrays of keys and values) is written as a value, so no record is
+     * left behind, and the holder's record is the same bytes when nothing changed.
+     */
+    @Test
+    void rewritingTheHolderLeavesNoRecordBehind() {
+        String uri = TestStores.newUri();
+        long objects;
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node root = new Node("root");
+                root.any(new Pairs("k", 1));
+                root.children(new ArrayList<>(List.of(new Node("in a list", 0))));
+                store.persist(root, "root");
+            });
+            objects = store.statistics().objects();
+        }
+        for (int i = 1; i <= 3; i++) {
+            int value = i;
+            try (PersistentStore store = TestStores.open(uri)) {
+                Node root = store.fetch("root", Node.class);
+                store.inTransaction(() -> root.value(value));
+                assertEquals(objects, store.statistics().objects());
+                assertEquals(0, store.collectGarbage());
+            }
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = store.fetch("root", Node.class);
+            assertEquals(3, root.value());
+            assertEquals(1, ((Pairs) root.any()).get("k"));
+        }
+    }
+
+    @Test
+    void theCollectorKeepsWhatAReplacedObjectHolds() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node root = new Node("root");
+                root.any(new Pairs("node", new Node("held"), "list", new ArrayList<>(List.of(new Node("in a list")))));
+                store.persist(root, "root");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertEquals(0, store.collectGarbage(), "all of it is reachable");
+            Pairs pairs = (Pairs) store.fetch("root", Node.class).any();
+            assertEquals("held", ((Node) pairs.get("node")).name());
+            assertEquals("in a list", ((List<Node>) pairs.get("list")).get(0).name());
+        }
+    }
+
+    @Test
+    void aNameCannotBeBoundToAReplacedObject() {
+        try (PersistentStore store = TestStores.open(TestStores.newUri())) {
+            store.beginTransaction();
+            NotPersistableException e = assertThrows(NotPersistableException.class,
+                    () -> store.persist(new Pairs("k", 1), "pairs"));
+            assertEquals(Pairs.class.getName(), e.className());
+            assertTrue(e.reason().contains("stored by value"), e.reason());
+            store.abortTransaction();
+        }
+    }
+
+    @Test
+    void anAbortPutsBackAListHoldingAReplacedObject() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            List<Object> list = new ArrayList<>(List.of(new Pairs("k", 1)));
+            Node root = new Node("root");
+            root.any(list);
+            store.inTransaction(() -> store.persist(root, "root"));
+            store.beginTransaction();
+            list.add(new Pairs("l", 2));
+            store.abortTransaction();
+            assertEquals(1, list.size());
+            assertEquals(1, ((Pairs) list.get(0)).get("k"));
+        }
+    }
+}

@@ -1,0 +1,140 @@
+package io.perpetua.testmodel;
+
+import io.perpetua.runtime.HollowFactory;
+import io.perpetua.runtime.PersistentClasses;
+import io.perpetua.runtime.RecordReader;
+import io.perpetua.runtime.RecordWriter;
+
+import java.io.Serializable;
+import java.util.AbstractMap;
+import java.util.Map;
+
+/**
+ * An immutable map shaped like Guava's {@code RegularImmutableMap}: its entries are objects of a
+ * class extending {@code AbstractMap.SimpleImmutableEntry}, a JDK class with state, which the
+ * agent leaves as it is and Perpetua cannot store; its Java serialization replaces it with a
+ * {@link Form} of keys and values. Protocol written by hand.
+ */
+public class Pairs extends Base implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    static {
+        PersistentClasses.register(Pairs.class, () -> new Pairs((HollowFactory) null));
+    }
+
+    /** Not rewritten: it extends a JDK class with state. */
+    public static final class Entry extends AbstractMap.SimpleImmutableEntry<String, Object> {
+        private static final long serialVersionUID = 1L;
+
+        Entry(String key, Object value) {
+            super(key, value);
+        }
+    }
+
+    private Entry[] entries;
+
+    protected Pairs(HollowFactory proxy) {
+    }
+
+    /** @param keysAndValues key, value, key, value... */
+    public Pairs(Object... keysAndValues) {
+        entries = new Entry[keysAndValues.length / 2];
+        for (int i = 0; i < entries.length; i++) {
+            entries[i] = new Entry((String) keysAndValues[2 * i], keysAndValues[2 * i + 1]);
+        }
+    }
+
+    public Object get(String key) {
+        readCheck();
+        for (Entry e : entries) {
+            if (e.getKey().equals(key)) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
+    public int size() {
+        readCheck();
+        return entries.length;
+    }
+
+    @Override
+    public String toString() {
+        readCheck();
+        StringBuilder sb = new StringBuilder("{");
+        for (Map.Entry<String, Object> e : entries) {
+            sb.append(sb.length() > 1 ? ", " : "").append(e.getKey()).append('=').append(e.getValue());
+        }
+        return sb.append('}').toString();
+    }
+
+    Object writeReplace() {
+        readCheck();
+        Object[] keys = new Object[entries.length];
+        Object[] values = new Object[entries.length];
+        for (int i = 0; i < entries.length; i++) {
+            keys[i] = entries[i].getKey();
+            values[i] = entries[i].getValue();
+        }
+        return new Form(keys, values);
+    }
+
+    @Override
+    public void $perpetua$write(RecordWriter out) {
+        super.$perpetua$write(out);
+        out.writeObject(entries);
+    }
+
+    @Override
+    public void $perpetua$read(RecordReader in) {
+        super.$perpetua$read(in);
+        entries = (Entry[]) in.readObject();
+    }
+
+    /** What a {@link Pairs} is serialized as. */
+    public static final class Form extends Base implements Serializable {
+        private static final long serialVersionUID = 1L;
+
+        static {
+            PersistentClasses.register(Form.class, () -> new Form((HollowFactory) null));
+        }
+
+        private Object keys;
+        private Object values;
+
+        Form(HollowFactory proxy) {
+        }
+
+        Form(Object[] keys, Object[] values) {
+            this.keys = keys;
+            this.values = values;
+        }
+
+        private Object readResolve() {
+            readCheck();
+            Object[] k = (Object[]) keys;
+            Object[] v = (Object[]) values;
+            Object[] both = new Object[2 * k.length];
+            for (int i = 0; i < k.length; i++) {
+                both[2 * i] = k[i];
+                both[2 * i + 1] = v[i];
+            }
+            return new Pairs(both);
+        }
+
+        @Override
+        public void $perpetua$write(RecordWriter out) {
+            super.$perpetua$write(out);
+            out.writeObject(keys);
+            out.writeObject(values);
+        }
+
+        @Override
+        public void $perpetua$read(RecordReader in) {
+            super.$perpetua$read(in);
+            keys = in.readObject();
+            values = in.readObject();
+        }
+    }
+}
