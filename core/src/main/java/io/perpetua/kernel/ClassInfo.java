@@ -37,13 +37,6 @@ final class ClassInfo {
      */
     final BitSet transientFields;
     /**
-     * The layout's field names and type characters, by position: the encoder asks for one of
-     * each per field it writes, and the descriptor's list, of whichever {@code List} class built
-     * it, made that an interface call whose changing receiver classes sent the encoder back to
-     * the JIT again and again.
-     */
-    private final String[] fieldNames;
-    /**
      * For a rewritten class that cannot be stored field by field because a field holds objects
      * of a class extending a JDK class with state (Guava's {@code RegularImmutableMap}, whose
      * entries extend {@code AbstractMap.SimpleImmutableEntry}), but whose Java serialization
@@ -55,6 +48,13 @@ final class ClassInfo {
     final java.lang.invoke.MethodHandle writeReplace;
     /** For a rewritten serializable class: its {@code readResolve}, or null if it has none. */
     final java.lang.invoke.MethodHandle readResolve;
+    /**
+     * The layout's field names and type characters, by position: the encoder asks for one of
+     * each per field it writes, and the descriptor's list, of whichever {@code List} class built
+     * it, made that an interface call whose changing receiver classes sent the encoder back to
+     * the JIT again and again.
+     */
+    private final String[] fieldNames;
     final char[] fieldTypes;
 
     ClassInfo(Class<?> type, ClassDescriptor descriptor, HollowFactory factory,

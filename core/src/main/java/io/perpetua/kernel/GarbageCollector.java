@@ -229,11 +229,11 @@ final class GarbageCollector {
                 }
             }
             case Tag.RECORD, Tag.REPLACED -> { // a record value, or a replacement's fields
-                Kind expected = in.readByte() == Tag.RECORD ? Kind.RECORD : Kind.OBJECT;
+                boolean record = in.readByte() == Tag.RECORD;
                 ClassDescriptor d = descriptor();
-                if (d.kind != expected) {
-                    throw new ByteIn.MalformedRecord("a " + (expected == Kind.RECORD ? "record value" : "replaced object")
-                            + " names " + d + ", which is not " + (expected == Kind.RECORD ? "a record" : "an object's class"));
+                if (d.kind != (record ? Kind.RECORD : Kind.OBJECT)) {
+                    throw new ByteIn.MalformedRecord((record ? "a record value" : "a replaced object") + " names " + d
+                            + ", which is not " + (record ? "a record" : "an object's class"));
                 }
                 fields(d);
             }
@@ -241,7 +241,6 @@ final class GarbageCollector {
                 in.readByte();
                 container(containerDescriptor());
             }
-
             case Tag.OPTIONAL -> {
                 in.readByte();
                 value();

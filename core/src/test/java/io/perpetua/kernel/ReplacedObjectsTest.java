@@ -24,6 +24,27 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ReplacedObjectsTest {
 
+    /** Holds what {@link Pairs} holds, but has no {@code writeReplace}: refused, as before. */
+    public static final class Unreplaced extends io.perpetua.testmodel.Base implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+
+        static {
+            io.perpetua.runtime.PersistentClasses.register(Unreplaced.class, Unreplaced::new);
+        }
+
+        private Pairs.Entry[] entries = {};
+
+        @Override
+        public void $perpetua$write(io.perpetua.runtime.RecordWriter out) {
+            out.writeObject(entries);
+        }
+
+        @Override
+        public void $perpetua$read(io.perpetua.runtime.RecordReader in) {
+            entries = (Pairs.Entry[]) in.readObject();
+        }
+    }
+
     @Test
     void aReplacedObjectComesBackThroughItsReadResolveWithTheObjectsItHolds() {
         String uri = TestStores.newUri();
@@ -116,6 +137,21 @@ class ReplacedObjectsTest {
             Pairs pairs = (Pairs) store.fetch("root", Node.class).any();
             assertEquals("held", ((Node) pairs.get("node")).name());
             assertEquals("in a list", ((List<Node>) pairs.get("list")).get(0).name());
+        }
+    }
+
+    @Test
+    void withoutAWriteReplaceSuchAClassIsRefusedSayingWhy() {
+        Unreplaced unreplaced = new Unreplaced();
+        unreplaced.entries = new Pairs.Entry[] {(Pairs.Entry) new Pairs("k", 1).entries()[0]};
+        try (PersistentStore store = TestStores.open(TestStores.newUri())) {
+            store.beginTransaction();
+            Node root = new Node("root");
+            root.any(unreplaced);
+            store.persist(root, "root");
+            NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+            assertEquals(Pairs.Entry.class.getName(), e.className());
+            assertTrue(e.reason().contains("extends java.util.AbstractMap$SimpleImmutableEntry"), e.reason());
         }
     }
 

@@ -54,6 +54,12 @@ public class Pairs extends Base implements Serializable {
         return null;
     }
 
+    /** @return the entries themselves, objects Perpetua cannot store */
+    public Map.Entry<String, Object>[] entries() {
+        readCheck();
+        return entries.clone();
+    }
+
     public int size() {
         readCheck();
         return entries.length;
