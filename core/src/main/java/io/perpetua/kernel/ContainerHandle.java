@@ -109,14 +109,21 @@ final class ContainerHandle extends Handle {
 
     /**
      * @return false if the container can never change in place, so that no commit need compare
-     *         it: an empty array, an immutable collection, a value. Needs {@link #descriptor}.
+     *         it: an empty array, an immutable collection, a value, an immutable JDK object
+     *         stored by its serialization (an {@code InetSocketAddress}). Needs {@link #descriptor}.
      */
     boolean canChangeInPlace() {
         if (!Containers.mutable(descriptor.kind)) {
             return false;
         }
         Object c = get();
-        return c == null || !c.getClass().isArray() || Array.getLength(c) > 0;
+        if (c == null) {
+            return true;
+        }
+        if (descriptor.kind == ClassDescriptor.Kind.SERIALIZED) {
+            return !JdkSerialized.isImmutable(c.getClass());
+        }
+        return !c.getClass().isArray() || Array.getLength(c) > 0;
     }
 
     /** Remembers what an array holds now, for {@link #sameContents} and {@link #restoreContents}; ignores a collection. */

@@ -57,6 +57,31 @@ final class JdkSerialized {
     }
 
     /**
+     * By class: whether objects of this JDK class can never change once made, so that no commit
+     * need serialize and compare them (see {@link ContainerHandle#canChangeInPlace}). Only
+     * classes whose whole public API is free of setters: the network addresses and
+     * {@code Proxy}, the JDK's {@code Clock}s (documented immutable), the reverse and null-first
+     * comparators, {@code StackTraceElement}, {@code X500Principal}. Exceptions are not: their
+     * cause, suppressed exceptions and stack trace can be set.
+     */
+    private static final ClassValue<Boolean> IMMUTABLE = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            String name = type.getName();
+            return java.net.InetAddress.class.isAssignableFrom(type) && name.startsWith("java.net.")
+                    || name.startsWith("java.time.Clock$") && java.time.Clock.class.isAssignableFrom(type)
+                    || java.util.Set.of("java.net.InetSocketAddress", "java.net.Proxy", "java.lang.StackTraceElement",
+                    "java.util.Collections$ReverseComparator2", "java.util.Comparators$NullComparator",
+                    "javax.security.auth.x500.X500Principal").contains(name);
+        }
+    };
+
+    /** @return true if objects of {@code type}, stored by their serialization, never change */
+    static boolean isImmutable(Class<?> type) {
+        return IMMUTABLE.get(type);
+    }
+
+    /**
      * @return true for a class whose objects belong to another object that a serialized copy
      *         would no longer be part of: an inner class's (a lock's {@code Condition}), or the
      *         read and write locks of a {@code ReentrantReadWriteLock}, which share its state.

@@ -791,6 +791,37 @@ class TypesRoundTripTest {
         }
     }
 
+    /**
+     * Serialized JDK objects are compared at every commit while resident, but not those that can
+     * never change: of an InetSocketAddress, a fixed Clock, a reverse comparator and two Randoms
+     * read back in an array, a commit compares the array and the two Randoms only.
+     */
+    @Test
+    void immutableSerializedObjectsAreNotComparedByEachCommit() throws Exception {
+        String uri = TestStores.newUri();
+        java.util.Random random = new java.util.Random(1);
+        Object[] held = {new java.net.InetSocketAddress(java.net.InetAddress.getByAddress(new byte[] {10, 0, 0, 1}), 8080),
+                java.time.Clock.fixed(java.time.Instant.EPOCH, java.time.ZoneOffset.UTC),
+                Collections.reverseOrder(String.CASE_INSENSITIVE_ORDER), random, new java.util.Random(2)};
+        try (PersistentStore store = TestStores.open(uri)) {
+            persistHolder(store, held);
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node holder = store.fetch("holder", Node.class);
+            Object[] read = (Object[]) holder.any();
+            assertEquals(held[0], read[0]);
+            assertEquals(held[1], read[1]);
+            assertEquals(random.nextInt(), ((java.util.Random) read[3]).nextInt()); // resident, and changed
+            store.inTransaction(() -> holder.value(1));
+            assertEquals(3, store.statistics().comparedContainers(), "the array and the two Randoms, not the immutable three");
+            store.inTransaction(() -> holder.value(2)); // the Random changed in place is saved all the same
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] read = (Object[]) store.fetch("holder", Node.class).any();
+            assertEquals(random.nextInt(), ((java.util.Random) read[3]).nextInt());
+        }
+    }
+
     /** A SecureRandom is stored as its algorithm: read back, it is seeded anew, so two readers never draw alike. */
     @Test
     void aSecureRandomComesBackSeededAnew() throws Exception {
