@@ -16,9 +16,10 @@ import java.util.SortedSet;
  * store made resident ({@link Kernel#makeResident}) and then asked for its reference fields
  * through its own codec ({@code $perpetua$write}, this being the writer), and each array,
  * collection and map gone through element by element (and a sorted one's comparator). Values
- * are looked into only where they can hold references (records, {@code Optional}). Objects that
- * are not this store's (not persistent yet, or another store's) are not followed: they are
- * resident by definition, and what they reach becomes this store's only at a commit.
+ * are looked into only where they can hold references (records, {@code Optional}, a map stored
+ * by its serialization replacement). Objects that are not this store's (not persistent yet, or
+ * another store's) are not followed: they are resident by definition, and what they reach
+ * becomes this store's only at a commit.
  *
  * <p>One walk per call, under the kernel's lock; it holds what it has visited strongly until it
  * returns, as the program holding the root would.
@@ -42,7 +43,7 @@ final class Preloader implements RecordWriter {
     void walk(Object root) {
         reach(root);
         for (Object o; (o = work.poll()) != null; ) {
-            if (o instanceof Persistent p) {
+            if (o instanceof Persistent p && p.$perpetua$handle() != null) { // else a replaced map: a value
                 kernel.makeResident(p);
                 p.$perpetua$write(this); // each reference field comes back through writeObject
             } else if (o instanceof Object[] array) {
@@ -74,7 +75,8 @@ final class Preloader implements RecordWriter {
             return;
         }
         if (v instanceof Persistent p) {
-            if (p.$perpetua$handle() instanceof Handle h && h.kernel == kernel && visited.put(v, Boolean.TRUE) == null) {
+            if (p.$perpetua$handle() instanceof Handle h && h.kernel == kernel ? visited.put(v, Boolean.TRUE) == null
+                    : isReplacedContainer(p) && visited.put(v, Boolean.TRUE) == null) {
                 work.add(v);
             }
             return;
@@ -90,6 +92,16 @@ final class Preloader implements RecordWriter {
             o.ifPresent(this::reach);
         }
         // a primitive array, a string, a box, an enum, a java.time value: nothing to follow
+    }
+
+    /**
+     * @return true for a collection or map stored by its serialization replacement (Guava's
+     *         immutable maps: see {@link ClassInfo#writeReplace}), read back from the store: a
+     *         value with no handle of its own, whose elements may be stored objects
+     */
+    private boolean isReplacedContainer(Persistent p) {
+        return p.$perpetua$handle() == null && (p instanceof Collection<?> || p instanceof Map<?, ?>)
+                && ClassRegistry.storedByReplacement(p.getClass());
     }
 
     private void components(Object record, Class<?> type) {

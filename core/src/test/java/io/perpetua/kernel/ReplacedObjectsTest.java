@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -152,6 +153,27 @@ class ReplacedObjectsTest {
             NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
             assertEquals(Pairs.Entry.class.getName(), e.className());
             assertTrue(e.reason().contains("extends java.util.AbstractMap$SimpleImmutableEntry"), e.reason());
+        }
+    }
+
+    /** Preloading follows a replaced map into the stored objects it holds: touching them reads nothing. */
+    @Test
+    void preloadingReachesTheObjectsAReplacedMapHolds() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node root = new Node("root");
+                root.any(new Pairs("a", new Node("first"), "b", new Node("second")));
+                store.persist(root, "root");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.preload("root");
+            long read = store.statistics().recordsRead();
+            Map<?, ?> map = (Map<?, ?>) store.fetch("root", Node.class).any();
+            assertEquals("first", ((Node) map.get("a")).name());
+            assertEquals("second", ((Node) map.get("b")).name());
+            assertEquals(read, store.statistics().recordsRead(), "nothing left to read");
         }
     }
 

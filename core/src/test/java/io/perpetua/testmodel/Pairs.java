@@ -1,21 +1,29 @@
 package io.perpetua.testmodel;
 
 import io.perpetua.runtime.HollowFactory;
+import io.perpetua.runtime.ObjectHandle;
+import io.perpetua.runtime.ObjectState;
+import io.perpetua.runtime.Persistent;
+import io.perpetua.runtime.Residency;
 import io.perpetua.runtime.PersistentClasses;
 import io.perpetua.runtime.RecordReader;
 import io.perpetua.runtime.RecordWriter;
 
 import java.io.Serializable;
 import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.Arrays;
+import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * An immutable map shaped like Guava's {@code RegularImmutableMap}: its entries are objects of a
  * class extending {@code AbstractMap.SimpleImmutableEntry}, a JDK class with state, which the
  * agent leaves as it is and Perpetua cannot store; its Java serialization replaces it with a
- * {@link Form} of keys and values. Protocol written by hand.
+ * {@link Form} of keys and values. Protocol written by hand, as {@link Base}'s.
  */
-public class Pairs extends Base implements Serializable {
+public class Pairs extends AbstractMap<String, Object> implements Persistent, Serializable {
     private static final long serialVersionUID = 1L;
 
     static {
@@ -31,6 +39,8 @@ public class Pairs extends Base implements Serializable {
         }
     }
 
+    public transient byte $perpetua$state;
+    public transient ObjectHandle $perpetua$handle;
     private Entry[] entries;
 
     protected Pairs(HollowFactory proxy) {
@@ -44,35 +54,52 @@ public class Pairs extends Base implements Serializable {
         }
     }
 
-    public Object get(String key) {
-        readCheck();
-        for (Entry e : entries) {
-            if (e.getKey().equals(key)) {
-                return e.getValue();
-            }
-        }
-        return null;
-    }
-
     /** @return the entries themselves, objects Perpetua cannot store */
     public Map.Entry<String, Object>[] entries() {
         readCheck();
         return entries.clone();
     }
 
-    public int size() {
+    @Override
+    public Set<Map.Entry<String, Object>> entrySet() {
         readCheck();
-        return entries.length;
+        return new AbstractSet<>() {
+            @Override
+            public Iterator<Map.Entry<String, Object>> iterator() {
+                return Arrays.<Map.Entry<String, Object>>asList(entries).iterator();
+            }
+
+            @Override
+            public int size() {
+                return entries.length;
+            }
+        };
+    }
+
+    private void readCheck() {
+        if ($perpetua$state == ObjectState.HOLLOW) {
+            Residency.load(this);
+        }
     }
 
     @Override
-    public String toString() {
-        readCheck();
-        StringBuilder sb = new StringBuilder("{");
-        for (Map.Entry<String, Object> e : entries) {
-            sb.append(sb.length() > 1 ? ", " : "").append(e.getKey()).append('=').append(e.getValue());
-        }
-        return sb.append('}').toString();
+    public byte $perpetua$state() {
+        return $perpetua$state;
+    }
+
+    @Override
+    public void $perpetua$state(byte state) {
+        $perpetua$state = state;
+    }
+
+    @Override
+    public ObjectHandle $perpetua$handle() {
+        return $perpetua$handle;
+    }
+
+    @Override
+    public void $perpetua$handle(ObjectHandle handle) {
+        $perpetua$handle = handle;
     }
 
     Object writeReplace() {
@@ -88,13 +115,11 @@ public class Pairs extends Base implements Serializable {
 
     @Override
     public void $perpetua$write(RecordWriter out) {
-        super.$perpetua$write(out);
         out.writeObject(entries);
     }
 
     @Override
     public void $perpetua$read(RecordReader in) {
-        super.$perpetua$read(in);
         entries = (Entry[]) in.readObject();
     }
 
