@@ -65,14 +65,16 @@ final class JdkSerialized {
      * cause, suppressed exceptions and stack trace can be set.
      */
     private static final ClassValue<Boolean> IMMUTABLE = new ClassValue<>() {
+        private final java.util.Set<String> names = java.util.Set.of("java.net.InetSocketAddress", "java.net.Proxy",
+                "java.lang.StackTraceElement", "java.util.Collections$ReverseComparator2",
+                "java.util.Comparators$NullComparator", "javax.security.auth.x500.X500Principal");
+
         @Override
         protected Boolean computeValue(Class<?> type) {
             String name = type.getName();
             return java.net.InetAddress.class.isAssignableFrom(type) && name.startsWith("java.net.")
                     || name.startsWith("java.time.Clock$") && java.time.Clock.class.isAssignableFrom(type)
-                    || java.util.Set.of("java.net.InetSocketAddress", "java.net.Proxy", "java.lang.StackTraceElement",
-                    "java.util.Collections$ReverseComparator2", "java.util.Comparators$NullComparator",
-                    "javax.security.auth.x500.X500Principal").contains(name);
+                    || names.contains(name);
         }
     };
 

@@ -75,8 +75,8 @@ final class Preloader implements RecordWriter {
             return;
         }
         if (v instanceof Persistent p) {
-            if (p.$perpetua$handle() instanceof Handle h && h.kernel == kernel ? visited.put(v, Boolean.TRUE) == null
-                    : isReplacedContainer(p) && visited.put(v, Boolean.TRUE) == null) {
+            boolean follow = p.$perpetua$handle() instanceof Handle h && h.kernel == kernel || isReplacedContainer(p);
+            if (follow && visited.put(v, Boolean.TRUE) == null) {
                 work.add(v);
             }
             return;
