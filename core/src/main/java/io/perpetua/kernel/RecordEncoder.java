@@ -627,9 +627,6 @@ final class RecordEncoder implements RecordWriter {
         Object r;
         try {
             r = info.writeReplace.invoke(p);
-        } catch (RuntimeException | Error e) {
-            throw new NotPersistableException(p.getClass().getName(), where(field, index),
-                    "it is stored by its serialization replacement, and its writeReplace failed: " + e);
         } catch (Throwable t) {
             throw new NotPersistableException(p.getClass().getName(), where(field, index),
                     "it is stored by its serialization replacement, and its writeReplace failed: " + t);

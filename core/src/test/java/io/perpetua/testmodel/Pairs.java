@@ -21,7 +21,8 @@ import java.util.Set;
  * An immutable map shaped like Guava's {@code RegularImmutableMap}: its entries are objects of a
  * class extending {@code AbstractMap.SimpleImmutableEntry}, a JDK class with state, which the
  * agent leaves as it is and Perpetua cannot store; its Java serialization replaces it with a
- * {@link Form} of keys and values. Protocol written by hand, as {@link Base}'s.
+ * {@link Form} of keys and values. Protocol written by hand, as {@link Base}'s: it extends
+ * {@code AbstractMap}, so it cannot extend {@code Base}.
  */
 public class Pairs extends AbstractMap<String, Object> implements Persistent, Serializable {
     private static final long serialVersionUID = 1L;
