@@ -96,7 +96,15 @@ final class ClassDescriptor {
          * then the value it maps added keys to. Never changes itself: its map is compared.
          * Record format 9.
          */
-        KEY_SET_VIEW(26);
+        KEY_SET_VIEW(26),
+        /**
+         * The record of an object of a rewritten class stored by its serialization replacement
+         * ({@link ClassInfo#writeReplace}); the class name is the object's class, and there are
+         * no fields: the record goes on with the replacement's object descriptor id and fields
+         * ({@code RecordEncoder#replacedObject}). References to the object name its
+         * {@link #OBJECT} descriptor. Record format 11.
+         */
+        REPLACED_OBJECT(27);
 
         final int code;
 
@@ -116,6 +124,11 @@ final class ClassDescriptor {
         /** @return true for the kinds whose instances have a record of their own */
         boolean hasRecords() {
             return this != ENUM && this != RECORD;
+        }
+
+        /** @return true for the kinds of containers: those with records that are not objects of rewritten classes */
+        boolean isContainer() {
+            return hasRecords() && this != OBJECT && this != REPLACED_OBJECT;
         }
     }
 

@@ -41,9 +41,9 @@ final class ClassInfo {
      * of a class extending a JDK class with state (Guava's {@code RegularImmutableMap}, whose
      * entries extend {@code AbstractMap.SimpleImmutableEntry}), but whose Java serialization
      * replaces it ({@code writeReplace}): that method. Its objects are then stored as Java
-     * serialization stores them, by value: the replacement's fields inline in the record that
-     * refers to them ({@link Tag#REPLACED}), read back through the replacement's
-     * {@link #readResolve}. Null for every other class.
+     * serialization stores them: the record of each holds its replacement's fields
+     * ({@link RecordEncoder#replacedObject}), and it is filled from what the replacement's
+     * {@link #readResolve} makes of them. Null for every other class.
      */
     final java.lang.invoke.MethodHandle writeReplace;
     /** For a rewritten serializable class: its {@code readResolve}, or null if it has none. */

@@ -154,7 +154,10 @@ final class GarbageCollector {
                         atEnd();
                     }
                 }
-            } else if (d.kind.hasRecords()) {
+            } else if (d.kind == Kind.REPLACED_OBJECT) {
+                fields(objectDescriptor()); // the replacement's
+                atEnd();
+            } else if (d.kind.isContainer()) {
                 container(d);
                 atEnd();
             } else {
@@ -266,7 +269,7 @@ final class GarbageCollector {
 
     private ClassDescriptor containerDescriptor() {
         ClassDescriptor d = descriptor();
-        if (!d.kind.hasRecords() || d.kind == Kind.OBJECT) {
+        if (!d.kind.isContainer()) {
             throw new ByteIn.MalformedRecord("an embedded container is of " + d + ", not a container");
         }
         return d;

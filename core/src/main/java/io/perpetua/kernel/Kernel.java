@@ -603,11 +603,6 @@ public final class Kernel implements PersistentStore {
                             + constant.className() + "." + constant.field() + ", stored by reference in the records of"
                             + " the objects that refer to it, never as an object of the store; persist one of those");
                 }
-                if (ClassRegistry.storedByReplacement(p.getClass())) {
-                    throw new NotPersistableException(p.getClass().getName(), label, "it is stored by value, as Java"
-                            + " serialization stores it (its writeReplace), in the records of the objects that refer to it,"
-                            + " never as an object of the store; persist one of those, or a collection holding it");
-                }
                 checkStorable(p.getClass(), label);
                 pending.put(p, attach(p, newId(), ObjectState.NEW));
             }
@@ -774,7 +769,7 @@ public final class Kernel implements PersistentStore {
         } catch (ByteIn.MalformedRecord m) {
             throw new CorruptStoreException(where(id), m.getMessage(), null);
         }
-        if (d.kind == Kind.OBJECT) {
+        if (d.kind == Kind.OBJECT || d.kind == Kind.REPLACED_OBJECT) {
             Persistent p = newShell(d, id);
             fill(p, id, record);
             return p;
@@ -1196,12 +1191,24 @@ public final class Kernel implements PersistentStore {
             ClassDescriptor stored = classes.byId(in.readVarInt(), location, id);
             info = classes.info(p.getClass());
             // the same descriptor (the usual case) needs no comparison of class names
-            if (stored != info.descriptor
-                    && (stored.kind != Kind.OBJECT || !classes.currentName(stored.className).equals(p.getClass().getName()))) {
+            if (stored != info.descriptor && (stored.kind != Kind.OBJECT && stored.kind != Kind.REPLACED_OBJECT
+                    || !classes.currentName(stored.className).equals(p.getClass().getName()))) {
                 throw new CorruptStoreException(where(id), "the record is of " + stored + " but the object is a "
                         + p.getClass().getName(), null);
             }
             RecordDecoder decoder = new RecordDecoder(classes, resolve, strings).reset(in, location, id);
+            if (stored.kind == Kind.REPLACED_OBJECT) {
+                fillFromReplacement(p, info, decoder.replaced(classes.byId(in.readVarInt(), location, id)));
+                if (!in.atEnd()) {
+                    throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the replacement");
+                }
+                h.lazy(null);
+                VarHandle.releaseFence(); // the fields are written before the state says so
+                p.$perpetua$state(ObjectState.CLEAN);
+                readLog.add(h);
+                done = true;
+                return;
+            }
             boolean current = stored == info.descriptor;
             if (current && info.lazyMarkers != null && !preloading) {
                 decoder.leaveArraysLazy(info.lazyMarkers);
@@ -1242,6 +1249,28 @@ public final class Kernel implements PersistentStore {
             fillingDeferred = outerFilling;
             endDecode(done);
         }
+    }
+
+    /**
+     * Fills an object of a class stored by its serialization replacement from what the
+     * replacement's {@code readResolve} made of its record (see {@link RecordEncoder#replacedObject}):
+     * the resolved object's fields, transient ones too (such a class stores them), are moved
+     * into this one, which keeps its identity. What {@code readResolve} made that refers to the
+     * resolved object itself keeps referring to it, not to this one.
+     */
+    private void fillFromReplacement(Persistent p, ClassInfo info, Object resolved) {
+        if (resolved == null || resolved.getClass() != p.getClass()) {
+            throw new IncompatibleClassChangeException(p.getClass().getName(), null, "it is stored by its serialization"
+                    + " replacement, whose readResolve now makes " + (resolved == null ? "null"
+                    : "an object of " + resolved.getClass().getName()) + ", not one of its class");
+        }
+        FieldValues values = new FieldValues(info.descriptor.fields.size());
+        ((Persistent) resolved).$perpetua$write(values);
+        if (!deferred.isEmpty()) {
+            fillDeferred(); // the containers its fields show are complete before it is
+        }
+        VarHandle.releaseFence();
+        p.$perpetua$read(values.replay());
     }
 
     /**
@@ -1453,7 +1482,7 @@ public final class Kernel implements PersistentStore {
         try {
             ByteIn in = new ByteIn(record);
             ClassDescriptor d = classes.byId(in.readVarInt(), location, id);
-            if (!d.kind.hasRecords() || d.kind == Kind.OBJECT) {
+            if (!d.kind.isContainer()) {
                 throw new ByteIn.MalformedRecord("the record is of " + d + ", not a container");
             }
             EarlyAttach early = new EarlyAttach(id, d, 0);
@@ -1498,7 +1527,7 @@ public final class Kernel implements PersistentStore {
         Object shell;
         try {
             d = classes.byId(in.readVarInt(), location, id);
-            shell = d.kind.hasRecords() && d.kind != Kind.OBJECT ? decoder.reset(in, location, id).shell(d) : null;
+            shell = d.kind.isContainer() ? decoder.reset(in, location, id).shell(d) : null;
         } catch (ByteIn.MalformedRecord m) {
             throw new CorruptStoreException(where(id), m.getMessage(), null);
         }
@@ -1641,7 +1670,7 @@ public final class Kernel implements PersistentStore {
             ByteIn in = decoder.in();
             int start = in.position();
             ClassDescriptor d = classes.byId(in.readVarInt(), location, id);
-            if (!d.kind.hasRecords() || d.kind == Kind.OBJECT) {
+            if (!d.kind.isContainer()) {
                 throw new ByteIn.MalformedRecord("an embedded container is of " + d + ", not a container");
             }
             if (filling == null) {
@@ -1871,6 +1900,17 @@ public final class Kernel implements PersistentStore {
                     return;
                 }
                 ClassInfo info = checkStorable(p.getClass(), path);
+                if (info.writeReplace != null) {
+                    // its record is its replacement's, with no satellites and no embedded containers
+                    byte[] record = encoder.replacedObject(p, info, path, id);
+                    if (p.$perpetua$state() == ObjectState.NEW) {
+                        writes.put(id, record);
+                    } else {
+                        writes.replace(id, record);
+                    }
+                    written.add(p);
+                    return;
+                }
                 writing = id;
                 writingHome = ph;
                 takenCount = 0;
@@ -1947,7 +1987,7 @@ public final class Kernel implements PersistentStore {
                 info = checkStorable(object.getClass(), parent.child(field, index)); // says why
             }
             Handle home = writingHome;
-            if (field == null && home != null && info.leaf && home.satellites < Satellites.MAX) {
+            if (field == null && home != null && info.leaf && info.writeReplace == null && home.satellites < Satellites.MAX) {
                 // an element of a container embedded in the home's record: stored in that record
                 if (homesTook.add(home.id())) {
                     homesBefore.add(home);

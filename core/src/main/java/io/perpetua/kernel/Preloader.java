@@ -1,5 +1,6 @@
 package io.perpetua.kernel;
 
+import io.perpetua.PersistentStoreException;
 import io.perpetua.runtime.Persistent;
 import io.perpetua.runtime.RecordWriter;
 
@@ -14,7 +15,8 @@ import java.util.SortedSet;
 /**
  * The walk of {@link Kernel#preload}: breadth-first from a root, each persistent object of the
  * store made resident ({@link Kernel#makeResident}) and then asked for its reference fields
- * through its own codec ({@code $perpetua$write}, this being the writer), and each array,
+ * through its own codec ({@code $perpetua$write}, this being the writer; its serialization
+ * replacement's, if its class is stored by one), and each array,
  * collection and map gone through element by element (and a sorted one's comparator). Values
  * are looked into only where they can hold references (records, {@code Optional}, a map stored
  * by its serialization replacement). Objects that are not this store's (not persistent yet, or
@@ -43,28 +45,57 @@ final class Preloader implements RecordWriter {
     void walk(Object root) {
         reach(root);
         for (Object o; (o = work.poll()) != null; ) {
-            if (o instanceof Persistent p && p.$perpetua$handle() != null) { // else a replaced map: a value
+            // a persistent object without a handle here is a replaced map a format 10 record held, by value
+            if (o instanceof Persistent p && p.$perpetua$handle() != null) {
                 kernel.makeResident(p);
-                p.$perpetua$write(this); // each reference field comes back through writeObject
-            } else if (o instanceof Object[] array) {
-                for (Object e : array) {
-                    reach(e);
-                }
-            } else if (o instanceof Collection<?> c) {
-                if (c instanceof SortedSet<?> s) {
-                    reach(s.comparator()); // an object of a rewritten class, maybe
-                }
-                for (Object e : c) {
-                    reach(e);
-                }
-            } else if (o instanceof Map<?, ?> m) {
-                if (m instanceof SortedMap<?, ?> s) {
-                    reach(s.comparator());
-                }
-                for (Map.Entry<?, ?> e : m.entrySet()) {
-                    reach(e.getKey());
-                    reach(e.getValue());
-                }
+                storedFields(p).$perpetua$write(this); // each reference field comes back through writeObject
+            } else if (o instanceof Object[] || o instanceof Collection<?> || o instanceof Map<?, ?>) {
+                contents(o);
+            }
+        }
+    }
+
+    /**
+     * @return the object whose fields {@code p}'s record holds: its serialization replacement if
+     *         its class is stored by one (its own fields hold objects of a JDK class, which this
+     *         walk does not look into), else {@code p}
+     */
+    private Persistent storedFields(Persistent p) {
+        ClassInfo info = classes.infoIfKnown(p.getClass());
+        if (info == null || info.writeReplace == null) {
+            return p;
+        }
+        Object r;
+        try {
+            r = info.writeReplace.invoke(p);
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new PersistentStoreException("the writeReplace of " + p.getClass().getName() + " failed: " + t, t);
+        }
+        return r instanceof Persistent replacement ? replacement : p;
+    }
+
+    /** Queues what an array, a collection or a map holds (and a sorted one's comparator). */
+    private void contents(Object o) {
+        if (o instanceof Object[] array) {
+            for (Object e : array) {
+                reach(e);
+            }
+        } else if (o instanceof Collection<?> c) {
+            if (c instanceof SortedSet<?> s) {
+                reach(s.comparator()); // an object of a rewritten class, maybe
+            }
+            for (Object e : c) {
+                reach(e);
+            }
+        } else if (o instanceof Map<?, ?> m) {
+            if (m instanceof SortedMap<?, ?> s) {
+                reach(s.comparator());
+            }
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                reach(e.getKey());
+                reach(e.getValue());
             }
         }
     }
@@ -96,12 +127,12 @@ final class Preloader implements RecordWriter {
 
     /**
      * @return true for a collection or map stored by its serialization replacement (Guava's
-     *         immutable maps: see {@link ClassInfo#writeReplace}), read back from the store: a
-     *         value with no handle of its own, whose elements may be stored objects
+     *         immutable maps: see {@link ClassInfo#writeReplace}), whose elements may be stored
+     *         objects: its fields hold them in entries of a JDK class. One a format 10 record held
+     *         has no handle of its own: it was stored inline, as a value.
      */
-    private boolean isReplacedContainer(Persistent p) {
-        return p.$perpetua$handle() == null && (p instanceof Collection<?> || p instanceof Map<?, ?>)
-                && ClassRegistry.storedByReplacement(p.getClass());
+    private static boolean isReplacedContainer(Persistent p) {
+        return (p instanceof Collection<?> || p instanceof Map<?, ?>) && ClassRegistry.storedByReplacement(p.getClass());
     }
 
     private void components(Object record, Class<?> type) {

@@ -365,7 +365,7 @@ final class RecordDecoder implements RecordReader {
                 return replaced(classes.byId(in.readVarInt(), location, objectId));
             case Tag.VALUE_CONTAINER: {
                 ClassDescriptor d = classes.byId(in.readVarInt(), location, objectId);
-                if (!d.kind.hasRecords() || d.kind == Kind.OBJECT) {
+                if (!d.kind.isContainer()) {
                     throw new ByteIn.MalformedRecord("a container value is of " + d + ", not a container");
                 }
                 return container(d, c -> { }); // no id: nothing to register it under
@@ -555,7 +555,7 @@ final class RecordDecoder implements RecordReader {
      * {@code readResolve} makes of it, as Java serialization would. The replacement is no object
      * of the store: it has no id and is dropped once resolved.
      */
-    private Object replaced(ClassDescriptor stored) {
+    Object replaced(ClassDescriptor stored) {
         if (stored.kind != Kind.OBJECT) {
             throw new ByteIn.MalformedRecord("a replaced object names " + stored + ", which is not an object's class");
         }

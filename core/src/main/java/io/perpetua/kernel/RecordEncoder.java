@@ -146,7 +146,7 @@ final class RecordEncoder implements RecordWriter {
     private int depth;
     /** Set by {@link #writeObject} for the one value it writes: a field of a rewritten object. */
     private boolean directField;
-    /** Set by {@link #replaced} for the one value it writes: a field of a serialization replacement. */
+    /** Set by {@link #replacedObject} for the one value it writes: a field of a serialization replacement. */
     private boolean replacementField;
     /** Whether the value being written is reached through a transient field (of a class that serializes itself). */
     private boolean inTransientField;
@@ -588,10 +588,6 @@ final class RecordEncoder implements RecordWriter {
      */
     private void reference(Persistent p, String field, int index) {
         ClassInfo known = classes.infoIfKnown(p.getClass());
-        if (known != null ? known.writeReplace != null : ClassRegistry.storedByReplacement(p.getClass())) {
-            replaced(p, field, index);
-            return;
-        }
         long id = reach.object(p, path, field, index);
         if (id == Reach.CONSTANT) { // asked only of an object new to the store: a constant never is
             Constants.Ref constant = Constants.of(p);
@@ -618,53 +614,52 @@ final class RecordEncoder implements RecordWriter {
     }
 
     /**
-     * Writes an object of a class stored by its serialization replacement (see
-     * {@link ClassInfo#writeReplace}): the replacement's class and fields, inline, as a value.
-     * The object itself gets no id; a new replacement is made each time it is written.
+     * The record of an object of a class stored by its serialization replacement (see
+     * {@link ClassInfo#writeReplace}): its {@link Kind#REPLACED_OBJECT} descriptor id, then the
+     * record its replacement would have, descriptor id and fields. The containers the
+     * replacement holds that the store does not are written as values
+     * ({@link Tag#VALUE_CONTAINER}): {@code writeReplace} makes them anew each time (Guava's
+     * arrays of keys and values), and with ids each rewrite would leave records behind. The
+     * object keeps its own id; {@link Kernel} fills it from this record through the
+     * replacement's {@code readResolve}.
+     *
+     * @return the record, to be stored under the object's id
      */
-    private void replaced(Persistent p, String field, int index) {
-        ClassInfo info = classes.info(p.getClass());
+    byte[] replacedObject(Persistent object, ClassInfo info, PathNode path, long id) {
+        out.reset();
+        this.home = Satellites.home(id);
+        this.path = path;
+        this.info = null;
         Object r;
         try {
-            r = info.writeReplace.invoke(p);
+            r = info.writeReplace.invoke(object);
         } catch (Throwable t) {
-            throw new NotPersistableException(p.getClass().getName(), where(field, index),
+            throw new NotPersistableException(object.getClass().getName(), path.render(),
                     "it is stored by its serialization replacement, and its writeReplace failed: " + t);
         }
-        if (!(r instanceof Persistent replacement) || r == p || ClassRegistry.storedByReplacement(r.getClass())) {
-            throw new NotPersistableException(p.getClass().getName(), where(field, index), "a field holds objects of a"
+        if (!(r instanceof Persistent replacement) || r == object || ClassRegistry.storedByReplacement(r.getClass())) {
+            throw new NotPersistableException(object.getClass().getName(), path.render(), "a field holds objects of a"
                     + " class extending a JDK class with state, which Perpetua cannot store, and its writeReplace returns "
-                    + (r == null ? "null" : r == p ? "the object itself" : "an object of " + r.getClass().getName())
+                    + (r == null ? "null" : r == object ? "the object itself" : "an object of " + r.getClass().getName())
                     + ", not an object of another rewritten class that Perpetua could store in its place");
         }
         ClassInfo ri;
         try {
             ri = classes.info(r.getClass());
         } catch (NotPersistableException e) {
-            throw new NotPersistableException(e.className(), where(field, index), "the serialization replacement of "
-                    + p.getClass().getName() + " cannot be stored: " + e.reason());
+            throw new NotPersistableException(e.className(), path.render(), "the serialization replacement of "
+                    + object.getClass().getName() + " cannot be stored: " + e.reason());
         }
-        if (++depth > MAX_VALUE_DEPTH) {
-            depth = 0;
-            throw new NotPersistableException(p.getClass().getName(), where(field, index),
-                    "values nest deeper than " + MAX_VALUE_DEPTH + " levels (a cycle through serialization replacements?)");
-        }
-        out.writeByte(Tag.REPLACED);
+        out.writeVarInt(classes.descriptor(Kind.REPLACED_OBJECT, object.getClass()).id);
         out.writeVarInt(ri.descriptor.id);
         FieldValues fields = new FieldValues(ri.descriptor.fields.size());
         replacement.$perpetua$write(fields);
         fields.replay();
-        PathNode saved = path;
-        path = path.child(field, index);
-        try {
-            for (ClassDescriptor.Field f : ri.descriptor.fields) {
-                replacementField = f.type() == 'L';
-                boxed(f, fields.next());
-            }
-        } finally {
-            path = saved;
-            depth--;
+        for (ClassDescriptor.Field f : ri.descriptor.fields) {
+            replacementField = f.type() == 'L';
+            boxed(f, fields.next());
         }
+        return out.toByteArray();
     }
 
     /** Writes any value but null, a rewritten object and an array (see {@link #reference}). */
@@ -743,7 +738,7 @@ final class RecordEncoder implements RecordWriter {
      * Writes a reference to a container, or the container itself if it is embedded here.
      *
      * @param ofReplacement true if the container is the value of a field of a serialization
-     *                      replacement (see {@link #replaced}): one the store does not hold yet
+     *                      replacement (see {@link #replacedObject}): one the store does not hold yet
      *                      is written as a value, with no id, read back as a copy
      */
     private void container(Object v, Kind kind, String field, int index, boolean direct, boolean ofReplacement) {

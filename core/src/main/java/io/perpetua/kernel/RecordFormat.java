@@ -35,6 +35,9 @@ package io.perpetua.kernel;
  *       ({@link ClassDescriptor.Kind#KEY_SET_VIEW}). Format 9 reads format 1 to 8 records.</li>
  *   <li>10: also objects stored by their serialization replacement ({@link Tag#REPLACED}):
  *       Guava's immutable maps. Format 10 reads format 1 to 9 records.</li>
+ *   <li>11: such objects have ids and records of their own (the record their replacement would
+ *       have: {@link RecordEncoder#replacedObject}), so that they keep their identity; format 10
+ *       stored them inline, as values. Format 11 reads format 1 to 10 records.</li>
  * </ul>
  *
  * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes
@@ -47,7 +50,7 @@ final class RecordFormat {
     /** What {@link io.perpetua.UnsupportedStoreFormatException} calls it. */
     static final String NAME = "record format";
     /** The format this version writes, and the newest it reads. */
-    static final int CURRENT = 10;
+    static final int CURRENT = 11;
     /** The format of a store that holds no format entry. */
     static final int UNMARKED = 1;
     /** What a format entry's bytes start with; a class descriptor starts with its version, 1. */

@@ -117,13 +117,15 @@ final class Tag {
      * An object stored by its serialization replacement ({@link ClassInfo#writeReplace}): varint
      * descriptor id of the replacement's class (an object descriptor), then its fields as an
      * object's record has them. Read back through the replacement's {@code readResolve}.
-     * Format 10.
+     * Format 10 wrote such objects inline so, in each record referring to them; format 11 gives
+     * them records of their own ({@link ClassDescriptor.Kind#REPLACED_OBJECT}) and reads this
+     * tag only in records an earlier version wrote.
      */
     static final int REPLACED = 55;
     /**
-     * A container written as a value, with no id (a field of a {@link #REPLACED} object's
-     * replacement that the store did not hold): varint descriptor id, then its body. Read
-     * back as a new container each time. Format 10.
+     * A container written as a value, with no id (a field of a serialization replacement that
+     * the store did not hold): varint descriptor id, then its body. Read back as a new
+     * container each time. Format 10.
      */
     static final int VALUE_CONTAINER = 56;
 

@@ -9,6 +9,7 @@ import io.perpetua.spi.WriteSet;
 import io.perpetua.testmodel.Holder;
 import io.perpetua.testmodel.Leaf;
 import io.perpetua.testmodel.Node;
+import io.perpetua.testmodel.Pairs;
 import org.junit.jupiter.api.Test;
 
 import java.io.BufferedReader;
@@ -262,6 +263,35 @@ class RecordFormatTest {
         assertTrue(sorted.comparator() instanceof io.perpetua.testmodel.ByLength);
         assertEquals("in a map", ((Node) ((Map<?, ?>) v[4]).get("k")).name());
         assertEquals("in a sorted map", ((Node) ((java.util.SortedMap<?, ?>) v[5]).get("ccc")).name());
+    }
+
+    /**
+     * Format 10 stored an object of a class stored by its serialization replacement inline, as
+     * a value, in the record of each object referring to it: one map shared by two nodes was
+     * read back as two. This version still reads those records; a commit that writes a referrer
+     * gives the map it holds an id and a record of its own.
+     */
+    @Test
+    void replacedObjectsAnEarlierVersionStoredInlineAreRead() throws Exception {
+        String uri = storeFromDump("format10-replaced-store.txt");
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = store.fetch("replaced", Node.class);
+            Pairs first = (Pairs) root.any();
+            Pairs second = (Pairs) root.next().any();
+            assertEquals("first", ((Node) first.get("a")).name());
+            assertEquals(2, second.get("b"));
+            assertSame(first.get("a"), second.get("a"), "the node the two copies hold is one object");
+            store.inTransaction(() -> {
+                root.any(first); // both referrers written again, holding one of the copies
+                root.next().any(first);
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = store.fetch("replaced", Node.class);
+            assertSame(root.any(), root.next().any(), "written again, the map is one object");
+            assertEquals(2, ((Pairs) root.any()).get("b"));
+            assertEquals(0, store.collectGarbage());
+        }
     }
 
     @Test

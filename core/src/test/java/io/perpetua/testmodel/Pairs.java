@@ -55,6 +55,16 @@ public class Pairs extends AbstractMap<String, Object> implements Persistent, Se
         }
     }
 
+    /** Adds an entry in place (as a mutable map would; Guava's make no change in place). */
+    public void add(String key, Object value) {
+        if ($perpetua$state < 0) {
+            Residency.beforeWrite(this); // the write check rewritten code has
+        }
+        Entry[] grown = Arrays.copyOf(entries, entries.length + 1);
+        grown[entries.length] = new Entry(key, value);
+        entries = grown;
+    }
+
     /** @return the entries themselves, objects Perpetua cannot store */
     public Map.Entry<String, Object>[] entries() {
         readCheck();

@@ -124,7 +124,7 @@ class LibrariesUnderTheAgentTest {
         String written = workout(agent, "write", dir);
         String objects = "[List(a, b, c), None, [], (left, 1), 2024-02-29, 2024-02-29T12:30:00.000Z,"
                 + " 2024-07-01T09:00:00.000+02:00, [x, y], {k=[1, 2]}, {one=1}, ArrayBuffer(p), 19.99, {x=1, y=2, z=3},"
-                + " {p=1, q=2}]";
+                + " {p=1, q=2}, [{p=1, q=2}]]";
         assertEquals("written " + objects + "\n", written);
         String common = """
                 scala list length 3, ends with Nil itself true, List(aa, bb, cc)
@@ -138,7 +138,7 @@ class LibrariesUnderTheAgentTest {
                 lru 1 null [one] full false
                 scala buffer ArrayBuffer(p)
                 scala BigDecimal 39.98 34
-                guava maps 2 RegularImmutableMap, {1=p, 2=q} RegularImmutableBiMap
+                guava maps 2 RegularImmutableMap, {1=p, 2=q} RegularImmutableBiMap, held twice as one true
                 """, workout(agent, "read", dir));
         assertEquals("changed\n", workout(agent, "change", dir));
         assertEquals("read " + objects.replace("[1, 2]", "[1, 2, 3]").replace("{one=1}",
@@ -148,7 +148,7 @@ class LibrariesUnderTheAgentTest {
                 lru null 3 [two, three] full true
                 scala buffer ArrayBuffer(p, q)
                 scala BigDecimal 39.98 34
-                guava maps 2 RegularImmutableMap, {1=p, 2=q} RegularImmutableBiMap
+                guava maps 2 RegularImmutableMap, {1=p, 2=q} RegularImmutableBiMap, held twice as one true
                 """, workout(agent, "read", dir));
     }
 

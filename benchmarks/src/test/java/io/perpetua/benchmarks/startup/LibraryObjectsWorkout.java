@@ -23,7 +23,8 @@ import java.util.List;
  *   <li>Scala's {@code BigDecimal}, which holds a {@code java.math.MathContext}, a value the
  *       kernel stores.</li>
  *   <li>Guava's {@code ImmutableMap} and {@code ImmutableBiMap}, whose entries extend a JDK class
- *       with state: stored by their serialization replacement, and one replaced by another.</li>
+ *       with state: stored by their serialization replacement, one held twice (one object when
+ *       read back), and one replaced by another.</li>
  * </ul>
  */
 public final class LibraryObjectsWorkout {
@@ -64,6 +65,7 @@ public final class LibraryObjectsWorkout {
         objects.add(new scala.math.BigDecimal(new java.math.BigDecimal("19.99"), java.math.MathContext.DECIMAL128));
         objects.add(com.google.common.collect.ImmutableMap.of("x", 1, "y", 2, "z", 3));
         objects.add(com.google.common.collect.ImmutableBiMap.of("p", 1, "q", 2));
+        objects.add(new ArrayList<>(List.of(objects.get(13)))); // the bimap again: one object, held twice
         List<Object> companions = new ArrayList<>(List.of(kotlin.time.Duration.Companion));
         store.inTransaction(() -> {
             store.persist(objects, "objects");
@@ -118,6 +120,6 @@ public final class LibraryObjectsWorkout {
         com.google.common.collect.ImmutableMap<?, ?> map = (com.google.common.collect.ImmutableMap<?, ?>) objects.get(12);
         com.google.common.collect.ImmutableBiMap<?, ?> biMap = (com.google.common.collect.ImmutableBiMap<?, ?>) objects.get(13);
         System.out.println("guava maps " + map.get("y") + " " + map.getClass().getSimpleName() + ", " + biMap.inverse()
-                + " " + biMap.getClass().getSimpleName());
+                + " " + biMap.getClass().getSimpleName() + ", held twice as one " + (((List<?>) objects.get(14)).get(0) == biMap));
     }
 }
