@@ -1,5 +1,6 @@
 package io.perpetua.kernel;
 
+import io.perpetua.IncompatibleClassChangeException;
 import io.perpetua.NotPersistableException;
 import io.perpetua.PersistentStore;
 import io.perpetua.testmodel.Node;
@@ -256,6 +257,29 @@ class ReplacedObjectsTest {
             assertEquals(2, pairs.size());
             assertEquals("added", ((Node) pairs.get("l")).name());
             assertEquals(0, store.collectGarbage());
+        }
+    }
+
+    /**
+     * A readResolve that makes an object of another class than the stored one (a class changed
+     * since) is a clear error at the first touch, and loses nothing: the object stays hollow,
+     * and reads once readResolve makes its class again.
+     */
+    @Test
+    void aReadResolveMakingAnotherClassIsAnIncompatibleClassChange() {
+        String uri = storeWithRootHolding(new Pairs("k", 1));
+        try (PersistentStore store = TestStores.open(uri)) {
+            Pairs pairs = (Pairs) store.fetch("root", Node.class).any();
+            Pairs.Form.resolvesToAHashMap = true;
+            IncompatibleClassChangeException e;
+            try {
+                e = assertThrows(IncompatibleClassChangeException.class, pairs::size);
+            } finally {
+                Pairs.Form.resolvesToAHashMap = false;
+            }
+            assertEquals(Pairs.class.getName(), e.className());
+            assertTrue(e.getMessage().contains("java.util.HashMap"), e.getMessage());
+            assertEquals(1, pairs.get("k"), "read once its readResolve makes a Pairs again");
         }
     }
 

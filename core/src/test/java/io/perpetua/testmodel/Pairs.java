@@ -142,6 +142,9 @@ public class Pairs extends AbstractMap<String, Object> implements Persistent, Se
             PersistentClasses.register(Form.class, () -> new Form((HollowFactory) null));
         }
 
+        /** Set by a test: readResolve then makes a plain map, as a changed class might. */
+        public static volatile boolean resolvesToAHashMap;
+
         private Object keys;
         private Object values;
 
@@ -161,6 +164,13 @@ public class Pairs extends AbstractMap<String, Object> implements Persistent, Se
             for (int i = 0; i < k.length; i++) {
                 both[2 * i] = k[i];
                 both[2 * i + 1] = v[i];
+            }
+            if (resolvesToAHashMap) {
+                java.util.Map<Object, Object> map = new java.util.HashMap<>();
+                for (int i = 0; i < k.length; i++) {
+                    map.put(k[i], v[i]);
+                }
+                return map;
             }
             return new Pairs(both);
         }
