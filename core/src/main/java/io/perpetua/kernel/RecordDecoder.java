@@ -719,9 +719,27 @@ final class RecordDecoder implements RecordReader {
         return w;
     }
 
-    /** Decodes a container that is made with its elements, not filled after it is made. */
-    @SuppressWarnings("unchecked")
+    /**
+     * Decodes a container that is made with its elements, not filled after it is made. Making
+     * it runs the elements' own code (a sorted one's comparator or {@code compareTo}, a set's
+     * {@code hashCode} and {@code equals}): what that throws on elements no such container
+     * could have held (a damaged record's null in a sorted set, say) is reported as the store's
+     * own exception, as {@link Kernel}'s fill of a hashed or sorted container reports it.
+     */
     private Object builtFromElements(ClassDescriptor d) {
+        try {
+            return madeWithElements(d);
+        } catch (PersistentStoreException | ByteIn.MalformedRecord | ClassCastException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new PersistentStoreException(location + ", object #" + objectId + ": a " + d.className
+                    + " read from the store could not be made: adding an element runs the element's own code"
+                    + " (hashCode, equals or compareTo), which threw " + e, e);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private Object madeWithElements(ClassDescriptor d) {
         switch (d.kind) {
             case IMMUTABLE_LIST: {
                 List<Object> l = elements();
