@@ -1772,8 +1772,12 @@ public final class Kernel implements PersistentStore {
         /** The satellites {@link #writingHome} took while it was encoded, in order: see {@link #withSatellites}. */
         private final Persistent[] taken = new Persistent[Satellites.MAX];
         private int takenCount;
-        /** The homes this commit writes, and their records: the recent records once it succeeds. */
-        private final List<Long> homeIds = new ArrayList<>();
+        /**
+         * The homes this commit writes, {@code [0, homes)}, and their records: the recent
+         * records once it succeeds. Ids in a long[]: a list boxed one Long per home.
+         */
+        private long[] homeIds = new long[64];
+        private int homes;
         private final List<byte[]> homeRecords = new ArrayList<>();
         /** The homes of the pending satellites: see {@link #unchangedSatellites}. */
         private final LongSet changedSatelliteHomes = new LongSet();
@@ -2028,7 +2032,10 @@ public final class Kernel implements PersistentStore {
             if (record == null) {
                 record = withSatellitesEncoded(home, body, stored, filled);
             }
-            homeIds.add(home.id());
+            if (homes == homeIds.length) {
+                homeIds = Arrays.copyOf(homeIds, homes * 2);
+            }
+            homeIds[homes++] = home.id();
             homeRecords.add(record);
             return record;
         }
@@ -2250,8 +2257,8 @@ public final class Kernel implements PersistentStore {
         }
 
         void succeeded() {
-            for (int i = 0; i < homeIds.size(); i++) {
-                recentHomes.put(homeIds.get(i), homeRecords.get(i));
+            for (int i = 0; i < homes; i++) {
+                recentHomes.put(homeIds[i], homeRecords.get(i));
             }
             for (Persistent p : written) {
                 p.$perpetua$state(ObjectState.CLEAN);
