@@ -1203,34 +1203,30 @@ public final class Kernel implements PersistentStore {
                     throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the replacement");
                 }
                 h.lazy(null);
-                VarHandle.releaseFence(); // the fields are written before the state says so
-                p.$perpetua$state(ObjectState.CLEAN);
-                readLog.add(h);
-                done = true;
-                return;
-            }
-            boolean current = stored == info.descriptor;
-            if (current && info.lazyMarkers != null && !preloading) {
-                decoder.leaveArraysLazy(info.lazyMarkers);
-            }
-            reader = current ? decoder : decoder.evolved(stored, info.descriptor);
-            if (!current) {
-                VarHandle.releaseFence(); // the values, decoded up front, are complete before the fields show them
-            }
-            p.$perpetua$read(reader);
-            if (!deferred.isEmpty()) {
-                fillDeferred(); // the containers its fields show are complete before it is
-            }
-            int[] lazyAt = decoder.lazyFields();
-            h.lazy(lazyAt != null ? new LazyFields(record, to, lazyAt) : null);
-            boolean hasSatellites = !in.atEnd() && from == 0 && to == record.length;
-            if (!in.atEnd() && !hasSatellites) {
-                throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the last field");
-            }
-            if (hasSatellites) {
-                // the satellites stay hollow until touched, and are then filled from this record
-                ((Handle) p.$perpetua$handle()).satellites = Satellites.count(record, in.position());
-                recentHomes.put(id, record);
+            } else {
+                boolean current = stored == info.descriptor;
+                if (current && info.lazyMarkers != null && !preloading) {
+                    decoder.leaveArraysLazy(info.lazyMarkers);
+                }
+                reader = current ? decoder : decoder.evolved(stored, info.descriptor);
+                if (!current) {
+                    VarHandle.releaseFence(); // the values, decoded up front, are complete before the fields show them
+                }
+                p.$perpetua$read(reader);
+                if (!deferred.isEmpty()) {
+                    fillDeferred(); // the containers its fields show are complete before it is
+                }
+                int[] lazyAt = decoder.lazyFields();
+                h.lazy(lazyAt != null ? new LazyFields(record, to, lazyAt) : null);
+                boolean hasSatellites = !in.atEnd() && from == 0 && to == record.length;
+                if (!in.atEnd() && !hasSatellites) {
+                    throw new ByteIn.MalformedRecord((in.end() - in.position()) + " bytes left over after the last field");
+                }
+                if (hasSatellites) {
+                    // the satellites stay hollow until touched, and are then filled from this record
+                    ((Handle) p.$perpetua$handle()).satellites = Satellites.count(record, in.position());
+                    recentHomes.put(id, record);
+                }
             }
             VarHandle.releaseFence(); // the fields are written before the state says so
             p.$perpetua$state(ObjectState.CLEAN);
@@ -1269,7 +1265,7 @@ public final class Kernel implements PersistentStore {
         if (!deferred.isEmpty()) {
             fillDeferred(); // the containers its fields show are complete before it is
         }
-        VarHandle.releaseFence();
+        VarHandle.releaseFence(); // the values, decoded up front, are complete before the fields show them
         p.$perpetua$read(values.replay());
     }
 
@@ -1904,36 +1900,15 @@ public final class Kernel implements PersistentStore {
                     return;
                 }
                 ClassInfo info = checkStorable(p.getClass(), path);
-                if (info.writeReplace != null) {
-                    // its record is its replacement's, with no satellites and no embedded containers
-                    byte[] record = encoder.replacedObject(p, info, path, id);
-                    if (p.$perpetua$state() == ObjectState.NEW) {
-                        writes.put(id, record);
-                    } else {
-                        writes.replace(id, record);
-                    }
-                    written.add(p);
-                    return;
-                }
-                writing = id;
-                writingHome = ph;
-                takenCount = 0;
-                byte[] record = encoder.object(p, info, path, ph.lazy(), id); // copies the arrays never decoded
-                writingHome = null;
-                if (ph.embeds() != null || !embedding.isEmpty()) {
-                    embedOwners.add(ph);
-                    embedLists.add(embedding.toArray(new ContainerHandle[0]));
-                    embedding.clear();
-                }
-                if (ph.satellites > 0) {
-                    record = withSatellites(ph, record, p.$perpetua$state() == ObjectState.NEW);
-                }
+                // one stored by its serialization replacement has its replacement's record: no
+                // satellites, no embedded containers
+                byte[] record = info.writeReplace != null ? encoder.replacedObject(p, info, path, id)
+                        : objectRecord(p, ph, info, path, id);
                 if (p.$perpetua$state() == ObjectState.NEW) {
                     writes.put(id, record);
                 } else {
                     writes.replace(id, record); // read or committed before: it has a record
                 }
-                writing = 0;
                 written.add(p);
                 return;
             }
@@ -1961,6 +1936,25 @@ public final class Kernel implements PersistentStore {
                 containers.add(h);
                 snapshots.add(record);
             }
+        }
+
+        /** The record of an object with its fields, the containers embedded in it and its satellites. */
+        private byte[] objectRecord(Persistent p, Handle ph, ClassInfo info, PathNode path, long id) {
+            writing = id;
+            writingHome = ph;
+            takenCount = 0;
+            byte[] record = encoder.object(p, info, path, ph.lazy(), id); // copies the arrays never decoded
+            writingHome = null;
+            if (ph.embeds() != null || !embedding.isEmpty()) {
+                embedOwners.add(ph);
+                embedLists.add(embedding.toArray(new ContainerHandle[0]));
+                embedding.clear();
+            }
+            if (ph.satellites > 0) {
+                record = withSatellites(ph, record, p.$perpetua$state() == ObjectState.NEW);
+            }
+            writing = 0;
+            return record;
         }
 
         @Override

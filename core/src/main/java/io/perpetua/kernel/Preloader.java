@@ -127,12 +127,13 @@ final class Preloader implements RecordWriter {
 
     /**
      * @return true for a collection or map stored by its serialization replacement (Guava's
-     *         immutable maps: see {@link ClassInfo#writeReplace}), whose elements may be stored
-     *         objects: its fields hold them in entries of a JDK class. One a format 10 record held
-     *         has no handle of its own: it was stored inline, as a value.
+     *         immutable maps: see {@link ClassInfo#writeReplace}) that a format 10 record held: a
+     *         value with no handle of its own, whose elements may be stored objects. (One with a
+     *         handle is followed as any object, and only if the handle is this store's.)
      */
     private static boolean isReplacedContainer(Persistent p) {
-        return (p instanceof Collection<?> || p instanceof Map<?, ?>) && ClassRegistry.storedByReplacement(p.getClass());
+        return p.$perpetua$handle() == null && (p instanceof Collection<?> || p instanceof Map<?, ?>)
+                && ClassRegistry.storedByReplacement(p.getClass());
     }
 
     private void components(Object record, Class<?> type) {

@@ -61,7 +61,7 @@ class DamagedRecordsTest {
     @Test
     @Timeout(value = 5, unit = TimeUnit.MINUTES)
     void damagedRecordsGiveTheStoresOwnExceptionsOrAGraph() throws Exception {
-        String uri = storeOfEverything();
+        String uri = TestStores.storeWithRootHolding(everything().toArray());
         long[] ids;
         Integer[] descriptorIds;
         try (Backend backend = Backends.open(URI.create(uri))) {
@@ -108,22 +108,8 @@ class DamagedRecordsTest {
     /** The case FOUND holds still damages what it damaged when found: a sorted set's copy, whose read is refused. */
     @Test
     void theCasesFoundStillDamageWhatTheyDamaged() throws Exception {
-        String uri = storeOfEverything();
+        String uri = TestStores.storeWithRootHolding(everything().toArray());
         assertFalse(readAndCommit(uri, FOUND[0][0] == 1, FOUND[0][1], FOUND[0][2]), "refused");
-    }
-
-    /** @return the URI of a new store whose node "root" holds {@link #everything} */
-    private static String storeOfEverything() throws Exception {
-        String uri = TestStores.newUri();
-        Object[] everything = everything().toArray();
-        try (PersistentStore store = TestStores.open(uri)) {
-            store.inTransaction(() -> {
-                Node root = new Node("root");
-                root.any(everything);
-                store.persist(root, "root");
-            });
-        }
-        return uri;
     }
 
     /**

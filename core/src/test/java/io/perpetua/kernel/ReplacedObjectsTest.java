@@ -48,19 +48,6 @@ class ReplacedObjectsTest {
         }
     }
 
-    /** @return the URI of a new store whose node named "root" holds {@code any} */
-    private static String storeWithRootHolding(Object any) {
-        String uri = TestStores.newUri();
-        try (PersistentStore store = TestStores.open(uri)) {
-            store.inTransaction(() -> {
-                Node root = new Node("root");
-                root.any(any);
-                store.persist(root, "root");
-            });
-        }
-        return uri;
-    }
-
     @Test
     void aReplacedObjectComesBackThroughItsReadResolveWithTheObjectsItHolds() {
         String uri = TestStores.newUri();
@@ -142,7 +129,7 @@ class ReplacedObjectsTest {
 
     @Test
     void theCollectorKeepsWhatAReplacedObjectHolds() {
-        String uri = storeWithRootHolding(
+        String uri = TestStores.storeWithRootHolding(
                 new Pairs("node", new Node("held"), "list", new ArrayList<>(List.of(new Node("in a list")))));
         try (PersistentStore store = TestStores.open(uri)) {
             assertEquals(0, store.collectGarbage(), "all of it is reachable");
@@ -170,7 +157,7 @@ class ReplacedObjectsTest {
     /** Preloading follows a replaced map into the stored objects it holds: touching them reads nothing. */
     @Test
     void preloadingReachesTheObjectsAReplacedMapHolds() {
-        String uri = storeWithRootHolding(new Pairs("a", new Node("first"), "b", new Node("second")));
+        String uri = TestStores.storeWithRootHolding(new Pairs("a", new Node("first"), "b", new Node("second")));
         try (PersistentStore store = TestStores.open(uri)) {
             store.preload("root");
             long read = store.statistics().recordsRead();
@@ -230,7 +217,7 @@ class ReplacedObjectsTest {
     /** A replaced object is read when first touched, as any object of the store, not with its holder. */
     @Test
     void aReplacedObjectIsReadWhenFirstTouched() {
-        String uri = storeWithRootHolding(new Pairs("k", 1));
+        String uri = TestStores.storeWithRootHolding(new Pairs("k", 1));
         try (PersistentStore store = TestStores.open(uri)) {
             Node root = store.fetch("root", Node.class);
             Object pairs = root.any();
@@ -243,7 +230,7 @@ class ReplacedObjectsTest {
     /** A change made in place, through the object's fields, is written by the next commit, through a new replacement. */
     @Test
     void aChangeMadeInPlaceIsCommitted() {
-        String uri = storeWithRootHolding(new Pairs("k", 1));
+        String uri = TestStores.storeWithRootHolding(new Pairs("k", 1));
         try (PersistentStore store = TestStores.open(uri)) {
             Pairs pairs = (Pairs) store.fetch("root", Node.class).any();
             store.inTransaction(() -> pairs.add("l", new Node("added")));
@@ -267,7 +254,7 @@ class ReplacedObjectsTest {
      */
     @Test
     void aReadResolveMakingAnotherClassIsAnIncompatibleClassChange() {
-        String uri = storeWithRootHolding(new Pairs("k", 1));
+        String uri = TestStores.storeWithRootHolding(new Pairs("k", 1));
         try (PersistentStore store = TestStores.open(uri)) {
             Pairs pairs = (Pairs) store.fetch("root", Node.class).any();
             Pairs.Form.resolvesToAHashMap = true;

@@ -1,6 +1,7 @@
 package io.perpetua.kernel;
 
 import io.perpetua.PersistentStore;
+import io.perpetua.testmodel.Node;
 
 import java.lang.ref.WeakReference;
 import java.util.Arrays;
@@ -23,6 +24,19 @@ final class TestStores {
 
     static PersistentStore open(String uri) {
         return PersistentStore.open(uri);
+    }
+
+    /** @return the URI of a new store whose node named "root" holds {@code any} */
+    static String storeWithRootHolding(Object any) {
+        String uri = newUri();
+        try (PersistentStore store = open(uri)) {
+            store.inTransaction(() -> {
+                Node root = new Node("root");
+                root.any(any);
+                store.persist(root, "root");
+            });
+        }
+        return uri;
     }
 
     /**
