@@ -410,6 +410,20 @@ final class ObjectTable {
     }
 
     /**
+     * Spreads an id over the slots eight at a time: eight ids in a row (alike but for their
+     * low three bits) have slots in a row, from a place {@link #mix} draws for the eight. Ids
+     * are handed out in increasing order, so a commit's new objects, and the satellites of new
+     * homes, share a few lines of the slots instead of taking a cache miss each: putting an
+     * OO1 insert's 400 new objects was 6.4% of the samples of a kept commit, then 0.9% (perf).
+     * The price is longer runs (linear probing of blocks of eight: at half full, about 5
+     * slots a hit and 9 a miss instead of 1.5 and 2.5, simulated), which stay within a line or
+     * two.
+     */
+    static int spread(long id) {
+        return mix(id >>> 3) + ((int) id & 7);
+    }
+
+    /**
      * @return the ids of the records that hold what is resident, a snapshot: each live handle's
      *         own, or, for an embedded container, its owner's
      */
@@ -495,13 +509,13 @@ final class ObjectTable {
         }
 
         private int fragmentOf(Handle h) {
-            return mix(byIdentity ? ((ContainerHandle) h).identityHash : h.id());
+            return byIdentity ? mix(((ContainerHandle) h).identityHash) : spread(h.id());
         }
 
         Handle get(long id) {
             long[] s = slots;
             int mask = s.length - 1;
-            int f = mix(id);
+            int f = spread(id);
             for (int i = f & mask; ; i = (i + 1) & mask) {
                 long slot = s[i];
                 if (slot == 0) {
@@ -539,7 +553,7 @@ final class ObjectTable {
             long[] s = slots;
             int mask = s.length - 1;
             long id = h.id();
-            int f = mix(id);
+            int f = spread(id);
             for (int i = f & mask; ; i = (i + 1) & mask) {
                 long slot = s[i];
                 if (slot == 0) {

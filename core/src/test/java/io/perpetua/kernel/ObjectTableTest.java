@@ -53,19 +53,24 @@ class ObjectTableTest {
 
     /**
      * Ids whose slots carry the same 32-bit hash (the table tells them apart by the handle's
-     * own id), here a run of them: ids {@code k * inverse} for the multiplier of
-     * {@link ObjectTable#mix}, whose products differ by {@code k} in their low bits only.
+     * own id), here a run of them: {@link ObjectTable#spread} takes an id shifted right by three
+     * to {@link ObjectTable#mix}, and the keys {@code base + k * inverse}, for the inverse of
+     * mix's multiplier, have products that differ by {@code k} in their low bits only. The ids
+     * are those keys (the ones below 2^61) shifted left by three.
      */
     @Test
     void tellsApartIdsOfTheSameHash() {
         long inverse = inverse(0x9E3779B97F4A7C15L);
         long base = 1L << 40;
         List<Long> ids = new ArrayList<>();
-        for (int k = 0; k < 12; k++) {
-            long id = base + k * inverse;
-            assertEquals(ObjectTable.mix(base), ObjectTable.mix(id), "same hash for id " + id);
-            ids.add(id);
-            put(id, k % 3 == 0);
+        for (long k = 0; ids.size() < 12; k++) {
+            long key = base + k * inverse;
+            if (key >>> 61 == 0) {
+                long id = key << 3;
+                assertEquals(ObjectTable.spread(base << 3), ObjectTable.spread(id), "same hash for id " + id);
+                put(id, ids.size() % 3 == 0);
+                ids.add(id);
+            }
         }
         SplittableRandom random = new SplittableRandom(3);
         checkAll(random);
@@ -80,6 +85,41 @@ class ObjectTableTest {
         put(ids.get(4), false);
         put(ids.get(1), false); // replaces, as for an id whose object was collected
         checkAll(random);
+    }
+
+    /**
+     * Ids as a store hands them out, in a row, each home with satellites (an OO1 part and its
+     * connections): their slots run in blocks of eight, and the runs grow long. Every handle is
+     * found, no other id is, and after a third are removed (which shifts the runs back) the
+     * rest still are.
+     */
+    @Test
+    void findsIdsHandedOutInARow() {
+        SplittableRandom random = new SplittableRandom(5);
+        for (long home = 1; home <= 20_000; home++) {
+            put(home, home % 5 == 0);
+            for (int k = 1; k <= 3; k++) {
+                put(Satellites.id(home, k), false);
+            }
+        }
+        checkAll(random);
+        for (long id : new ArrayList<>(byId.keySet())) {
+            if (random.nextInt(3) == 0) {
+                Handle h = byId.remove(id);
+                table.remove(h);
+                if (h instanceof ContainerHandle c) {
+                    byContainer.remove(c.get());
+                }
+            }
+        }
+        checkAll(random);
+        for (long home = 20_001; home <= 30_000; home++) {
+            put(home, false);
+        }
+        checkAll(random);
+        for (long home = 1; home <= 20_000; home++) {
+            assertNull(table.get(Satellites.id(home, 4)), "satellite 4 of " + home);
+        }
     }
 
     /** @return the inverse of an odd number modulo 2^64 (Newton's iteration) */
