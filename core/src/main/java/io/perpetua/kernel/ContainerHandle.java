@@ -128,25 +128,44 @@ final class ContainerHandle extends Handle {
 
     /** Remembers what an array holds now, for {@link #sameContents} and {@link #restoreContents}; ignores a collection. */
     void rememberContents(Object array) {
-        if (!array.getClass().isArray()) {
-            return; // a collection: it is compared by its encoding
+        remember(contentsNow(array));
+    }
+
+    /**
+     * @return what {@link #rememberContents} would remember of a container now, for
+     *         {@link #remember} to keep later: null for a collection (compared by its
+     *         encoding); {@link #EMPTY} for an array with no elements; for an {@code Object[]},
+     *         its elements as remembered; for a primitive array, a copy. A commit works this out
+     *         as it encodes the array, when the array, its elements and their handles are in the
+     *         cache, and keeps it once the write has succeeded.
+     */
+    Object contentsNow(Object container) {
+        if (!container.getClass().isArray()) {
+            return null;
         }
-        if (Array.getLength(array) == 0) {
-            copy = EMPTY;
-        } else if (array instanceof Object[] a && a.length <= INLINE_MAX) {
-            copy = INLINE;
-            e0 = remembered(a[0]);
-            e1 = a.length > 1 ? remembered(a[1]) : null;
-            e2 = a.length > 2 ? remembered(a[2]) : null;
-            e3 = a.length > 3 ? remembered(a[3]) : null;
-        } else if (array instanceof Object[] a) {
+        if (Array.getLength(container) == 0) {
+            return EMPTY;
+        }
+        if (container instanceof Object[] a) {
             Object[] r = new Object[a.length];
             for (int i = 0; i < a.length; i++) {
                 r[i] = remembered(a[i]);
             }
-            copy = r;
-        } else {
-            copy = primitiveCopy(array);
+            return r;
+        }
+        return primitiveCopy(container);
+    }
+
+    /** Keeps what {@link #contentsNow} returned as what the array holds; null (a collection) changes nothing. */
+    void remember(Object contents) {
+        if (contents instanceof Object[] r && r.length <= INLINE_MAX) {
+            copy = INLINE;
+            e0 = r[0];
+            e1 = r.length > 1 ? r[1] : null;
+            e2 = r.length > 2 ? r[2] : null;
+            e3 = r.length > 3 ? r[3] : null;
+        } else if (contents != null) {
+            copy = contents;
         }
     }
 

@@ -1742,6 +1742,15 @@ public final class Kernel implements PersistentStore {
      * One commit: walks from what is new or changed to everything it newly reaches, encoding
      * each into one write set. {@link #rollback()} undoes what the walk did to memory.
      */
+    /**
+     * A container a commit encoded, with its handle; what the handle is to remember of it
+     * ({@link ContainerHandle#contentsNow}), worked out as it was encoded, while it and its
+     * elements were in the cache; and whether it was embedded in its owner's record, with its
+     * bytes there (null for an array, which is remembered by its elements).
+     */
+    private record Encoded(Object container, ContainerHandle handle, Object contents, boolean embedded, byte[] bytes) {
+    }
+
     private final class Commit implements RecordEncoder.Reach {
         private final WriteSet writes = new WriteSet();
         private final RecordEncoder encoder = new RecordEncoder(classes, this);
@@ -1752,12 +1761,8 @@ public final class Kernel implements PersistentStore {
         private final List<Persistent> written = new ArrayList<>();
         private final List<ContainerHandle> containers = new ArrayList<>();
         private final List<byte[]> snapshots = new ArrayList<>();
-        /** Every container this commit encoded, and its handle: untouched and remembered once the commit succeeds. */
-        private final List<Object> compared = new ArrayList<>();
-        private final List<ContainerHandle> comparedHandles = new ArrayList<>();
-        /** Containers embedded by this commit, and their bytes: their snapshots once it succeeds. */
-        private final List<ContainerHandle> embeds = new ArrayList<>();
-        private final List<byte[]> embedBytes = new ArrayList<>();
+        /** Every container this commit encoded: untouched, and its handle told what it holds, once the commit succeeds. */
+        private final List<Encoded> encoded = new ArrayList<>();
         /** Containers promoted to records of their own, with what to restore if the commit fails. */
         private final List<ContainerHandle> promoted = new ArrayList<>();
         private final List<Object[]> promotedWas = new ArrayList<>();
@@ -1919,8 +1924,7 @@ public final class Kernel implements PersistentStore {
                 return;
             }
             byte[] record = encoder.container(o, h.descriptor.kind, path, h.recordId());
-            compared.add(o);
-            comparedHandles.add(h);
+            encoded.add(new Encoded(o, h, h.contentsNow(o), false, null));
             if (h.embedded) {
                 if (!Arrays.equals(record, h.snapshot)) {
                     rewriteOwner(h.ownerId); // its record holds the container
@@ -2163,10 +2167,7 @@ public final class Kernel implements PersistentStore {
             if (!h.refersTo(container)) {
                 h = table.container(container);
             }
-            embeds.add(h);
-            embedBytes.add(bytes);
-            compared.add(container);
-            comparedHandles.add(h);
+            encoded.add(new Encoded(container, h, h.contentsNow(container), true, bytes));
         }
 
         /** A second referrer: the container gets a record of its own, and its owner loses it. */
@@ -2260,21 +2261,18 @@ public final class Kernel implements PersistentStore {
             for (int i = 0; i < containers.size(); i++) {
                 containers.get(i).snapshot = snapshot(containers.get(i), snapshots.get(i));
             }
-            for (int i = 0; i < embeds.size(); i++) {
-                ContainerHandle h = embeds.get(i);
-                // one promoted later in this commit has its own record, whose bytes (set above)
-                // are its snapshot: the ones its former owner's record held refer as that record does
-                if (h.embedded) {
-                    h.snapshot = snapshot(h, embedBytes.get(i));
+            for (Encoded e : encoded) {
+                ContainerHandle h = e.handle();
+                // one embedded, then promoted later in this commit, has its own record, whose
+                // bytes (set above) are its snapshot: the ones its former owner's record held
+                // refer as that record does
+                if (e.embedded() && h.embedded) {
+                    h.snapshot = snapshot(h, e.bytes());
                 }
-            }
-            for (int i = 0; i < compared.size(); i++) {
-                Object c = compared.get(i);
-                ContainerHandle h = comparedHandles.get(i);
                 if (h.descriptor.kind != Kind.ARRAY) {
-                    untouch(c); // an array is never Tracked: skip the interface test, slow on arrays
+                    untouch(e.container()); // an array is never Tracked: skip the interface test, slow on arrays
                 }
-                h.rememberContents(c);
+                h.remember(e.contents());
             }
             for (int i = 0; i < embedOwners.size(); i++) {
                 dropReplaced(embedOwners.get(i), embedLists.get(i));
