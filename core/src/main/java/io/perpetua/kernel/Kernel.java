@@ -1789,7 +1789,7 @@ public final class Kernel implements PersistentStore {
          */
         private final LongSet homesTook = new LongSet();
         private final List<Handle> homesBefore = new ArrayList<>();
-        private final List<Integer> satellitesBefore = new ArrayList<>();
+        private int[] satellitesBefore = new int[16];
         /** The containers embedded in the record being encoded, so far. */
         private final List<ContainerHandle> embedding = new ArrayList<>();
         /** The objects written with (or once with) embedded containers, and those their new records hold. */
@@ -1805,17 +1805,16 @@ public final class Kernel implements PersistentStore {
             // first object that reaches it, and that should be the new object that made it (an
             // OO1 connection, say, of its new source part), not an old one it was added to.
             ArrayDeque<Object> changed = new ArrayDeque<>();
-            for (Map.Entry<Object, Handle> e : pending.entrySet()) {
-                Object o = e.getKey();
-                if (Satellites.isSatellite(e.getValue().id())) {
-                    changedSatelliteHomes.add(Satellites.home(e.getValue().id()));
+            pending.forEach((o, h) -> { // an IdentityHashMap's entry iterator makes an entry per step
+                if (Satellites.isSatellite(h.id())) {
+                    changedSatelliteHomes.add(Satellites.home(h.id()));
                 }
                 if (o instanceof Persistent p && p.$perpetua$state() == ObjectState.DIRTY) {
                     changed.add(o);
-                    continue;
+                } else {
+                    enqueueRoot(o, labels);
                 }
-                enqueueRoot(o, labels);
-            }
+            });
             scanContainers();
             // A name is a referrer too: a container stored in its owner's record gets a record
             // of its own when a name is bound to it, as when a second object refers to it.
@@ -1992,8 +1991,11 @@ public final class Kernel implements PersistentStore {
             if (field == null && home != null && info.leaf && info.writeReplace == null && home.satellites < Satellites.MAX) {
                 // an element of a container embedded in the home's record: stored in that record
                 if (homesTook.add(home.id())) {
+                    if (homesBefore.size() == satellitesBefore.length) {
+                        satellitesBefore = Arrays.copyOf(satellitesBefore, satellitesBefore.length * 2);
+                    }
+                    satellitesBefore[homesBefore.size()] = home.satellites;
                     homesBefore.add(home);
-                    satellitesBefore.add(home.satellites);
                 }
                 Handle h = attach(object, Satellites.id(home.id(), ++home.satellites), ObjectState.NEW);
                 assigned.add(h);
@@ -2231,7 +2233,7 @@ public final class Kernel implements PersistentStore {
 
         void rollback() {
             for (int i = 0; i < homesBefore.size(); i++) {
-                homesBefore.get(i).satellites = satellitesBefore.get(i);
+                homesBefore.get(i).satellites = satellitesBefore[i];
             }
             for (int i = 0; i < promoted.size(); i++) {
                 ContainerHandle h = promoted.get(i);
