@@ -1739,10 +1739,6 @@ public final class Kernel implements PersistentStore {
     // ---- commit ----
 
     /**
-     * One commit: walks from what is new or changed to everything it newly reaches, encoding
-     * each into one write set. {@link #rollback()} undoes what the walk did to memory.
-     */
-    /**
      * A container a commit encoded, with its handle; what the handle is to remember of it
      * ({@link ContainerHandle#contentsNow}), worked out as it was encoded, while it and its
      * elements were in the cache; and whether it was embedded in its owner's record, with its
@@ -1751,6 +1747,10 @@ public final class Kernel implements PersistentStore {
     private record Encoded(Object container, ContainerHandle handle, Object contents, boolean embedded, byte[] bytes) {
     }
 
+    /**
+     * One commit: walks from what is new or changed to everything it newly reaches, encoding
+     * each into one write set. {@link #rollback()} undoes what the walk did to memory.
+     */
     private final class Commit implements RecordEncoder.Reach {
         private final WriteSet writes = new WriteSet();
         private final RecordEncoder encoder = new RecordEncoder(classes, this);

@@ -452,8 +452,9 @@ final class ObjectTable {
     /**
      * Handles keyed by id or by identity hash: an open-addressing table with linear probing whose
      * slots hold no references. A slot is one {@code long}: in its high half a 32-bit hash of
-     * the key (its fragment, {@link #mix}, whose low bits are also the slot's home), in its low
-     * half the index of the handle in a dense array plus one (0: empty). Probing and growing never
+     * the key (its fragment: {@link #spread} of an id, {@link #mix} of an identity hash; its low
+     * bits are also the slot's home), in its low half the index of the handle in a dense array
+     * plus one (0: empty). Probing and growing never
      * load a handle they do not return (growing through the handles' ids was 30% of the Java
      * samples of a fault-in loop): a probe loads a handle only where the fragment matches, to
      * tell the key apart from another of the same fragment (every key of an identity hash, one
