@@ -128,7 +128,12 @@ final class ContainerHandle extends Handle {
 
     /** Remembers what an array holds now, for {@link #sameContents} and {@link #restoreContents}; ignores a collection. */
     void rememberContents(Object array) {
-        remember(contentsNow(array));
+        if (array instanceof Object[] a && a.length > 0 && a.length <= INLINE_MAX) {
+            // the common case of a read (a small array of references) without the array contentsNow makes
+            inline(remembered(a[0]), remembered(at(a, 1)), remembered(at(a, 2)), remembered(at(a, 3)));
+        } else {
+            remember(contentsNow(array));
+        }
     }
 
     /**
@@ -159,14 +164,24 @@ final class ContainerHandle extends Handle {
     /** Keeps what {@link #contentsNow} returned as what the array holds; null (a collection) changes nothing. */
     void remember(Object contents) {
         if (contents instanceof Object[] r && r.length <= INLINE_MAX) {
-            copy = INLINE;
-            e0 = r[0];
-            e1 = r.length > 1 ? r[1] : null;
-            e2 = r.length > 2 ? r[2] : null;
-            e3 = r.length > 3 ? r[3] : null;
+            inline(r[0], at(r, 1), at(r, 2), at(r, 3));
         } else if (contents != null) {
             copy = contents;
         }
+    }
+
+    /** Keeps the remembered elements of an {@code Object[]} of at most {@value #INLINE_MAX} in the handle's own fields. */
+    private void inline(Object r0, Object r1, Object r2, Object r3) {
+        copy = INLINE;
+        e0 = r0;
+        e1 = r1;
+        e2 = r2;
+        e3 = r3;
+    }
+
+    /** @return element {@code i} of {@code a}, or null past its end */
+    private static Object at(Object[] a, int i) {
+        return i < a.length ? a[i] : null;
     }
 
     /**
