@@ -15,6 +15,7 @@ import java.util.Collection;
 import java.util.GregorianCalendar;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -198,13 +199,16 @@ final class JdkSerialized {
     /**
      * Sets an object back to the state of {@code copy}, read from its committed form, for an
      * abort: through public setters, for the classes that have them ({@code Calendar}, the
-     * atomic arrays, {@code LongAdder}, {@code DoubleAdder}).
+     * atomic arrays, {@code LongAdder}, {@code DoubleAdder}), and for a {@code Random} through
+     * the algorithm its Javadoc fixes ({@link RandomStates}).
      *
-     * @return false for any other class (a {@code Random}, whose seed no method sets): the
-     *         object keeps what the aborted transaction made of it
+     * @return false for any other class, or a {@code Random} {@link RandomStates#restore} cannot
+     *         put back: the object keeps what the aborted transaction made of it
      */
     static boolean restore(Object target, Object copy) {
-        if (target instanceof Calendar c && copy instanceof Calendar was) {
+        if (target instanceof Random r && copy instanceof Random was) {
+            return RandomStates.restore(r, was);
+        } else if (target instanceof Calendar c && copy instanceof Calendar was) {
             c.setTimeZone(was.getTimeZone());
             c.setLenient(was.isLenient());
             c.setFirstDayOfWeek(was.getFirstDayOfWeek());
