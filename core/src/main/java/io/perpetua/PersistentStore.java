@@ -32,7 +32,9 @@ import java.util.function.Supplier;
  * {@code StringBuilder}, the atomic numbers, {@code AtomicReference}, {@code BitSet}, the
  * {@code Map.Entry} classes, and in fields a plain {@code Object} and the two reentrant locks,
  * which come back unlocked) are stored by the kernel itself; the JDK's other serializable classes
- * ({@code Random}, {@code Calendar}...) by their Java serialization, holding JDK objects only.
+ * ({@code Random}, {@code Calendar}...), and the application's exception classes (which the
+ * agent leaves as they are), by their Java serialization, holding JDK objects and such
+ * exceptions only.
  * Arrays, holders such as {@code Date}, and collections keep their identity, so two objects that
  * shared a list still share it after a reload, and changes made to them in place are saved by
  * the next commit. An

@@ -104,8 +104,9 @@ public final class PerpetuaAgent {
             }
             System.setProperty(ArrayWrites.PROPERTY, "compared: " + c.getName() + " was loaded before the agent started");
             listener.onWarning(c.getName(), "was loaded before the Perpetua agent started, so it is not rewritten:"
-                    + " its instances cannot be made persistent (persisting one fails with"
-                    + " NotPersistableException), and its field accesses are not checked. Load it after the agent"
+                    + (Throwable.class.isAssignableFrom(c) ? "" : " its instances cannot be made persistent"
+                    + " (persisting one fails with NotPersistableException), and") // an exception never is rewritten
+                    + " its field accesses are not checked. Load it after the agent"
                     + " (put -javaagent:perpetua-agent.jar first), or exclude it.");
         }
     }

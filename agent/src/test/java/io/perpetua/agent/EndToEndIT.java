@@ -254,6 +254,63 @@ class EndToEndIT {
                 + " Asia/Tokyo 21"), read::toString);
     }
 
+    /**
+     * An exception class of the application, which the agent leaves as it is (it extends a JDK
+     * class with state) and says why, is stored by its Java serialization: written by a JVM of
+     * JDK 17, read back by one of the newest JDK with its fields, cause and stack trace.
+     */
+    @Test
+    void exceptionsOfTheApplicationAreStoredByTheirSerialization(@TempDir Path dir) throws Exception {
+        Path src = dir.resolve("src/errs/Errs.java");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, """
+                package errs;
+                import io.perpetua.PersistentStore;
+                public class Errs {
+                    static class Failure extends Exception {
+                        final int code;
+                        Failure(String message, int code, Throwable cause) {
+                            super(message, cause);
+                            this.code = code;
+                        }
+                    }
+                    static class Job {
+                        String name;
+                        Failure last;
+                    }
+                    public static void main(String[] args) throws Exception {
+                        try (PersistentStore store = PersistentStore.open(args[0])) {
+                            if (args[1].equals("write")) {
+                                Job job = new Job();
+                                job.name = "nightly";
+                                job.last = new Failure("disk full", 28, new java.io.IOException("no space"));
+                                store.inTransaction(() -> store.persist(job, "job"));
+                            } else {
+                                Job job = store.fetch("job", Job.class);
+                                Failure f = job.last;
+                                System.out.println("read " + job.name + "|" + f.getMessage() + "|" + f.code + "|"
+                                        + f.getCause() + "|" + f.getStackTrace()[0].getMethodName());
+                            }
+                        }
+                    }
+                }
+                """);
+        Path classes = dir.resolve("classes");
+        Run javac = javac(JDK17, "17", AGENT.toString(), classes, src);
+        assertEquals(0, javac.exit(), javac::toString);
+        String cp = classes + File.pathSeparator + appClassPath(false);
+        String store = "file:" + dir.resolve("store");
+        Run write = java(JDK17, List.of(agent("failFast,verbose")), cp, "errs.Errs", store, "write");
+        assertEquals(0, write.exit(), write::toString);
+        assertTrue(write.err().contains("[perpetua] skipped errs.Errs$Failure: extends java.lang.Exception, which is not"
+                + " rewritten (JDK class) and has state the generated codec cannot store (field java.lang.Throwable."
+                + "detailMessage); an exception: the kernel stores its instances by their Java serialization"), write::toString);
+        Path reader = Files.isExecutable(NEWEST.resolve("bin/java")) ? NEWEST : JDK17;
+        Run read = java(reader, List.of(agent("failFast")), cp, "errs.Errs", store, "read");
+        assertEquals(0, read.exit(), read::toString);
+        assertTrue(read.out().contains("read nightly|disk full|28|java.io.IOException: no space|main"), read::toString);
+    }
+
     private static Run javac(Path jdk, String release, String classPath, Path out, Path... sources) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(jdk.resolve("bin/javac").toString(), "--release", release,
                 "-cp", classPath, "-d", out.toString()));

@@ -265,6 +265,16 @@ final class ClassRegistry {
         return c;
     }
 
+    /**
+     * @return the class a stored Java serialization stream names ({@link JdkSerialized}), loaded
+     *         as the store's classes are (this registry's loader, renamed as declared), not
+     *         initialized
+     * @throws ClassNotFoundException if there is none, for the stream to report
+     */
+    Class<?> inStream(String streamName) throws ClassNotFoundException {
+        return Class.forName(renames.current(streamName), false, loader);
+    }
+
     /** Loads a stored class name, renamed as declared; {@code context} starts the error's reason. */
     private Class<?> load(String storedName, boolean initialize, String context) {
         String name = renames.current(storedName);
@@ -449,7 +459,8 @@ final class ClassRegistry {
      * @return true if a field of this declared type (or arrays of it) holds objects of an
      *         application class that extends a JDK class with state, which the agent leaves
      *         as it is and Perpetua cannot store (Guava's map entries extend
-     *         {@code AbstractMap.SimpleImmutableEntry})
+     *         {@code AbstractMap.SimpleImmutableEntry}); not an exception class, stored by its
+     *         Java serialization
      */
     private static boolean extendsStatefulJdkClass(Class<?> declared) {
         Class<?> c = declared;
@@ -457,7 +468,7 @@ final class ClassRegistry {
             c = c.getComponentType();
         }
         return !c.isPrimitive() && !c.isInterface() && c.getClassLoader() != null && !Persistent.class.isAssignableFrom(c)
-                && RecordEncoder.statefulJdkSuperclass(c) != null;
+                && RecordEncoder.statefulJdkSuperclass(c) != null && !JdkSerialized.isApplicationException(c);
     }
 
     /**

@@ -2,6 +2,7 @@ package io.perpetua.kernel;
 
 import io.perpetua.IncompatibleClassChangeException;
 import io.perpetua.NotPersistableException;
+import io.perpetua.runtime.Persistent;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -26,15 +27,16 @@ import java.util.concurrent.atomic.LongAdder;
  * The JDK classes the kernel has no layout of its own for, stored by their own Java
  * serialization ({@link ClassDescriptor.Kind#SERIALIZED}): {@code Random}, {@code Calendar},
  * {@code TimeZone}, {@code SimpleDateFormat}, {@code InetAddress}, the atomic arrays and adders,
- * an exception, and the like. The JDK keeps the serialized form of its classes readable by its
- * later versions, which is what a store needs; what such an object holds inside it is part of
- * its value (no identity of its own across the store), so it may hold only JDK objects, never
- * an object of the application. Collections and maps are not taken (their elements may be
- * objects of the store: the kernel stores the ones it knows itself and refuses the others), nor
- * hidden classes (a JDK lambda), nor objects that {@link #belongsToAnother belong to another},
- * nor {@link #isUiComponent user interface components}, nor {@code SecureRandom}, whose
- * serialized state would make two readers of the store draw the same numbers (a holder of its
- * algorithm instead). Stateless and thread-safe.
+ * an exception, and the like; and the application's exception classes
+ * ({@link #isApplicationException}). The JDK keeps the serialized form of its classes readable
+ * by its later versions, which is what a store needs; what such an object holds inside it is
+ * part of its value (no identity of its own across the store), so it may hold only JDK objects
+ * and the application's exceptions, never an object of the store. Collections and maps are not
+ * taken (their elements may be objects of the store: the kernel stores the ones it knows itself
+ * and refuses the others), nor hidden classes (a JDK lambda), nor objects that
+ * {@link #belongsToAnother belong to another}, nor {@link #isUiComponent user interface
+ * components}, nor {@code SecureRandom}, whose serialized state would make two readers of the
+ * store draw the same numbers (a holder of its algorithm instead). Stateless and thread-safe.
  */
 final class JdkSerialized {
     private JdkSerialized() {
@@ -44,7 +46,8 @@ final class JdkSerialized {
     private static final ClassValue<Boolean> TAKEN = new ClassValue<>() {
         @Override
         protected Boolean computeValue(Class<?> type) {
-            return isJdk(type) && Serializable.class.isAssignableFrom(type) && !type.isHidden() && !type.isArray()
+            return (isJdk(type) || isApplicationException(type)) && Serializable.class.isAssignableFrom(type)
+                    && !type.isHidden() && !type.isArray()
                     && !type.isEnum() && !Collection.class.isAssignableFrom(type) && !Map.class.isAssignableFrom(type)
                     && !Iterator.class.isAssignableFrom(type) && !java.security.SecureRandom.class.isAssignableFrom(type)
                     && !belongsToAnother(type) && !isUiComponent(type)
@@ -111,6 +114,24 @@ final class JdkSerialized {
         return false;
     }
 
+    /**
+     * @return true for an exception class of the application: it extends {@code Throwable}, a
+     *         JDK class with state, so the agent leaves it as it is (it has no persistent
+     *         members), and it is stored by its Java serialization as the JDK's exceptions are,
+     *         holding what they may hold and other such exceptions (its cause)
+     */
+    static boolean isApplicationException(Class<?> type) {
+        return Throwable.class.isAssignableFrom(type) && !isJdk(type) && !Persistent.class.isAssignableFrom(type);
+    }
+
+    /** @return true if a serialization stream written by {@link #write} may hold objects of {@code type} (or arrays of them) */
+    private static boolean mayHold(Class<?> type) {
+        while (type.isArray()) {
+            type = type.getComponentType();
+        }
+        return isJdk(type) || isApplicationException(type);
+    }
+
     /** @return true for a class of the JDK: of the boot or the platform class loader */
     private static boolean isJdk(Class<?> type) {
         while (type.isArray()) {
@@ -128,7 +149,7 @@ final class JdkSerialized {
      */
     static byte[] write(Object o, String path) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (JdkOnlyOutput out = new JdkOnlyOutput(bytes, o, path)) {
+        try (StoreOutput out = new StoreOutput(bytes, o, path)) {
             out.writeObject(o);
         } catch (IOException e) {
             throw new NotPersistableException(o.getClass().getName(), path, "it is stored by its Java serialization,"
@@ -139,15 +160,18 @@ final class JdkSerialized {
 
     /**
      * @param className the class the record names, for an error
+     * @param classes finds the application's exception classes the stream names, as the store's
+     *        other classes are found; null for a stream of JDK classes only
      * @return the object {@link #write} serialized
      * @throws IncompatibleClassChangeException if this JVM cannot read it (a class or a serialized
-     *         form of a newer JDK)
+     *         form of a newer JDK; an exception class of the application removed, or changed
+     *         without keeping its {@code serialVersionUID})
      */
-    static Object read(byte[] bytes, String className) {
+    static Object read(byte[] bytes, String className, ClassRegistry classes) {
         Object o;
         boolean trailing;
         StreamFilter filter = new StreamFilter(bytes.length);
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes))) {
+        try (ObjectInputStream in = new StoreInput(new ByteArrayInputStream(bytes), classes)) {
             ObjectInputFilter jvmWide = in.getObjectInputFilter();
             in.setObjectInputFilter(jvmWide == null ? filter : ObjectInputFilter.merge(filter, jvmWide));
             o = in.readObject();
@@ -192,7 +216,33 @@ final class JdkSerialized {
                 tooLong = info.arrayLength();
                 return Status.REJECTED;
             }
-            return info.serialClass() != null && !isJdk(info.serialClass()) ? Status.REJECTED : Status.UNDECIDED;
+            return info.serialClass() != null && !mayHold(info.serialClass()) ? Status.REJECTED : Status.UNDECIDED;
+        }
+    }
+
+    /**
+     * Finds the classes a stream names through the store's {@link ClassRegistry}: the JDK's
+     * default, the nearest class loader on the call stack (Perpetua's own), may not see the
+     * application's exception classes (an application of its own class loader, a server's).
+     */
+    private static final class StoreInput extends ObjectInputStream {
+        private final ClassRegistry classes;
+
+        StoreInput(ByteArrayInputStream in, ClassRegistry classes) throws IOException {
+            super(in);
+            this.classes = classes;
+        }
+
+        @Override
+        protected Class<?> resolveClass(java.io.ObjectStreamClass desc) throws IOException, ClassNotFoundException {
+            if (classes != null) {
+                try {
+                    return classes.inStream(desc.getName());
+                } catch (ClassNotFoundException e) {
+                    // a primitive type's name; else not there, as the JDK's default will say
+                }
+            }
+            return super.resolveClass(desc);
         }
     }
 
@@ -246,12 +296,15 @@ final class JdkSerialized {
         return true;
     }
 
-    /** Serializes JDK objects only: an object of the application inside one is an error naming it. */
-    private static final class JdkOnlyOutput extends ObjectOutputStream {
+    /**
+     * Serializes JDK objects and the application's exceptions only: any other object of the
+     * application inside one is an error naming it.
+     */
+    private static final class StoreOutput extends ObjectOutputStream {
         private final Object root;
         private final String path;
 
-        JdkOnlyOutput(ByteArrayOutputStream out, Object root, String path) throws IOException {
+        StoreOutput(ByteArrayOutputStream out, Object root, String path) throws IOException {
             super(out);
             this.root = root;
             this.path = path;
@@ -275,11 +328,12 @@ final class JdkSerialized {
         }
 
         private void check(Class<?> c) {
-            if (!isJdk(c) || c.isHidden()) {
-                throw new NotPersistableException(root.getClass().getName(), path, "it is a JDK class stored by its Java"
-                        + " serialization, and it holds " + (c.isHidden() ? "an object of the hidden class " : "an object"
-                        + " of the class ") + c.getName() + ", which is not the JDK's: what such an object holds is"
-                        + " stored inside it, and may only be the JDK's");
+            if (!mayHold(c) || c.isHidden()) {
+                throw new NotPersistableException(root.getClass().getName(), path, "it is stored by its Java"
+                        + " serialization (" + (isJdk(root.getClass()) ? "a JDK class" : "an exception class of the"
+                        + " application") + "), and it holds " + (c.isHidden() ? "an object of the hidden class "
+                        : "an object of the class ") + c.getName() + ", which is not the JDK's: what such an object"
+                        + " holds is stored inside it, and may only be the JDK's (or an exception of the application)");
             }
         }
     }

@@ -636,7 +636,7 @@ final class RecordDecoder implements RecordReader {
                 return h;
             }
             case SERIALIZED: {
-                Object o = JdkSerialized.read(in.readBytes(in.readCount()), d.className);
+                Object o = JdkSerialized.read(in.readBytes(in.readCount()), d.className, classes);
                 register.accept(o);
                 return o;
             }

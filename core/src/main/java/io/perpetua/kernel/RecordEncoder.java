@@ -1054,6 +1054,10 @@ final class RecordEncoder implements RecordWriter {
                     ? "the field is transient, but " + info.type.getName() + " serializes itself ("
                             + PersistentClasses.serializationMethod(info.type) + "), so its transient fields are stored too"
                     : "mark the field transient");
+        } else if (JdkSerialized.isApplicationException(c)) { // stored by its serialization, but not this one
+            reason = "an exception class of the application is stored by its Java serialization, but this one is an"
+                    + " inner or anonymous class, which holds the object it was made in: declare it static nested or"
+                    + " top-level";
         } else if ((state = statefulJdkSuperclass(c)) != null) {
             reason = "it extends " + state.getDeclaringClass().getName() + ", a JDK class whose state (field "
                     + state.getName() + ") Perpetua cannot store, so the agent left the class as it was";

@@ -529,11 +529,12 @@ class ClassEvolutionTest {
 
     // ---- helpers ----
 
-    private interface Body {
+    interface Body {
         Object run() throws Exception;
     }
 
-    private static void withLoader(ClassLoader loader, Body body) throws Exception {
+    /** Runs {@code body} with {@code loader} as the thread's context class loader: the one a store opened in it reads with. */
+    static void withLoader(ClassLoader loader, Body body) throws Exception {
         Thread t = Thread.currentThread();
         ClassLoader saved = t.getContextClassLoader();
         t.setContextClassLoader(loader);

@@ -50,7 +50,7 @@ class JdkSerializedFilterTest {
         bytes[at] = 0x7f;
         bytes[at + 1] = bytes[at + 2] = bytes[at + 3] = (byte) 0xff;
         ByteIn.MalformedRecord e = assertThrows(ByteIn.MalformedRecord.class,
-                () -> JdkSerialized.read(bytes, "java.util.concurrent.atomic.AtomicIntegerArray"));
+                () -> JdkSerialized.read(bytes, "java.util.concurrent.atomic.AtomicIntegerArray", null));
         assertTrue(e.getMessage().contains("an array of 2147483647 elements"), e.getMessage());
     }
 

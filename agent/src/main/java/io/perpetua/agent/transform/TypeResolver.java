@@ -156,6 +156,16 @@ final class TypeResolver {
         return declaring;
     }
 
+    /** @return true if {@code c} extends {@code java.lang.Throwable} */
+    private boolean extendsThrowable(ClassInfo c) {
+        for (ClassInfo s = c; s.superName != null; s = require(s.superName, "a super-class of " + c)) {
+            if ("java/lang/Throwable".equals(s.superName)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** @return what the agent does with a class; computed once */
     Capability capability(ClassInfo c) {
         Capability known = c.capability();
@@ -217,7 +227,8 @@ final class TypeResolver {
                     return Capability.redirectOnly("extends " + superClass + ", which is not rewritten ("
                             + (superCapability.reason == null ? "not rewritable" : superCapability.reason)
                             + ") and has state the generated codec cannot store (field " + s + "."
-                            + f.name() + "); instances of this class cannot be made persistent");
+                            + f.name() + "); " + (extendsThrowable(c) ? "an exception: the kernel stores its"
+                            + " instances by their Java serialization" : "instances of this class cannot be made persistent"));
                 }
             }
         }
