@@ -163,9 +163,7 @@ class EndToEndIT {
      */
     @Test
     void jdkValueClassesWrittenOnOneJdkAreReadOnAnother(@TempDir Path dir) throws Exception {
-        Path src = dir.resolve("src/vals/Vals.java");
-        Files.createDirectories(src.getParent());
-        Files.writeString(src, """
+        Run read = writeOnJdk17ReadOnNewest(dir, "vals.Vals", """
                 package vals;
                 import io.perpetua.PersistentStore;
                 import java.util.*;
@@ -237,17 +235,7 @@ class EndToEndIT {
                         }
                     }
                 }
-                """);
-        Path classes = dir.resolve("classes");
-        Run javac = javac(JDK17, "17", AGENT.toString(), classes, src);
-        assertEquals(0, javac.exit(), javac::toString);
-        String cp = classes + File.pathSeparator + appClassPath(false);
-        String store = "file:" + dir.resolve("store");
-        Run write = java(JDK17, List.of(agent("failFast")), cp, "vals.Vals", store, "write");
-        assertEquals(0, write.exit(), write::toString);
-        Path reader = Files.isExecutable(NEWEST.resolve("bin/java")) ? NEWEST : JDK17;
-        Run read = java(reader, List.of(agent("failFast")), cp, "vals.Vals", store, "read");
-        assertEquals(0, read.exit(), read::toString);
+                """, "failFast").read();
         assertTrue(read.out().contains("read de_CH_#u-nu-latn|no_NO_NY|JPY|urn:isbn:0451450523|file:/srv/a%20b.txt"
                 + "|/srv/data|rel/f|a.b/32|ISO-8859-1|{k=v}|86400000|built|1000/1234|[s] SynchronizedRandomAccessList"
                 + "|true|e=5|true [I java.lang.String|java.lang.Object true|" + new java.util.Random(5).nextInt(1000)
@@ -261,9 +249,7 @@ class EndToEndIT {
      */
     @Test
     void exceptionsOfTheApplicationAreStoredByTheirSerialization(@TempDir Path dir) throws Exception {
-        Path src = dir.resolve("src/errs/Errs.java");
-        Files.createDirectories(src.getParent());
-        Files.writeString(src, """
+        WriteRead runs = writeOnJdk17ReadOnNewest(dir, "errs.Errs", """
                 package errs;
                 import io.perpetua.PersistentStore;
                 public class Errs {
@@ -294,21 +280,40 @@ class EndToEndIT {
                         }
                     }
                 }
-                """);
+                """, "failFast,verbose");
+        Run write = runs.write();
+        assertTrue(write.err().contains("[perpetua] skipped errs.Errs$Failure: extends java.lang.Exception, which is not"
+                + " rewritten (JDK class) and has state the generated codec cannot store (field java.lang.Throwable."
+                + "detailMessage); an exception: the kernel stores its instances by their Java serialization"), write::toString);
+        Run read = runs.read();
+        assertTrue(read.out().contains("read nightly|disk full|28|java.io.IOException: no space|main"), read::toString);
+    }
+
+    /** The two runs of {@link #writeOnJdk17ReadOnNewest}. */
+    private record WriteRead(Run write, Run read) {
+    }
+
+    /**
+     * Compiles {@code source}, the class {@code mainClass}, for Java 17 and runs it under the
+     * agent (with {@code agentOptions}) on one file store: with argument "write" on JDK 17, then
+     * "read" on the newest JDK (JDK 17 again if there is none). Both must exit with 0.
+     */
+    private static WriteRead writeOnJdk17ReadOnNewest(Path dir, String mainClass, String source, String agentOptions)
+            throws Exception {
+        Path src = dir.resolve("src/" + mainClass.replace('.', '/') + ".java");
+        Files.createDirectories(src.getParent());
+        Files.writeString(src, source);
         Path classes = dir.resolve("classes");
         Run javac = javac(JDK17, "17", AGENT.toString(), classes, src);
         assertEquals(0, javac.exit(), javac::toString);
         String cp = classes + File.pathSeparator + appClassPath(false);
         String store = "file:" + dir.resolve("store");
-        Run write = java(JDK17, List.of(agent("failFast,verbose")), cp, "errs.Errs", store, "write");
+        Run write = java(JDK17, List.of(agent(agentOptions)), cp, mainClass, store, "write");
         assertEquals(0, write.exit(), write::toString);
-        assertTrue(write.err().contains("[perpetua] skipped errs.Errs$Failure: extends java.lang.Exception, which is not"
-                + " rewritten (JDK class) and has state the generated codec cannot store (field java.lang.Throwable."
-                + "detailMessage); an exception: the kernel stores its instances by their Java serialization"), write::toString);
         Path reader = Files.isExecutable(NEWEST.resolve("bin/java")) ? NEWEST : JDK17;
-        Run read = java(reader, List.of(agent("failFast")), cp, "errs.Errs", store, "read");
+        Run read = java(reader, List.of(agent("failFast")), cp, mainClass, store, "read");
         assertEquals(0, read.exit(), read::toString);
-        assertTrue(read.out().contains("read nightly|disk full|28|java.io.IOException: no space|main"), read::toString);
+        return new WriteRead(write, read);
     }
 
     private static Run javac(Path jdk, String release, String classPath, Path out, Path... sources) throws Exception {
