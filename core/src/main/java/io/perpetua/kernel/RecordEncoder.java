@@ -506,7 +506,7 @@ final class RecordEncoder implements RecordWriter {
             }
         }
         boolean transientField = info != null && info.transientFields != null && info.transientFields.get(field);
-        if (transientField && v instanceof Persistent && isView(v.getClass())) {
+        if (transientField && PersistentClasses.storedAsNullInTransientField(v)) {
             v = null; // a view cached in a transient field: made again when next asked for, as after deserialization
         }
         if (transientField && v instanceof Object[] table && HashedSets.isOne(info.type)) {
@@ -520,24 +520,6 @@ final class RecordEncoder implements RecordWriter {
         } finally {
             inTransientField = false;
         }
-    }
-
-    /**
-     * By class: whether its objects are views of an outer object (an inner, local or anonymous
-     * class with an outer instance, such as the key set a map makes when first asked for it).
-     * Such an object in a transient field of a class that serializes itself is a cache: Guava's
-     * multimaps keep their {@code asMap()} view there, and the view's own state is in transient
-     * fields of a class that does not serialize itself, which are not stored.
-     */
-    private static final ClassValue<Boolean> VIEWS = new ClassValue<>() {
-        @Override
-        protected Boolean computeValue(Class<?> type) {
-            return type.getEnclosingClass() != null && !java.lang.reflect.Modifier.isStatic(type.getModifiers());
-        }
-    };
-
-    private static boolean isView(Class<?> type) {
-        return VIEWS.get(type);
     }
 
     /**

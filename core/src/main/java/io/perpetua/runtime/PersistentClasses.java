@@ -51,6 +51,17 @@ public final class PersistentClasses {
         }
     };
 
+    /**
+     * By class: whether its objects are views of an outer object (an inner, local or anonymous
+     * class with an outer instance, such as the key set a map makes when first asked for it).
+     */
+    private static final ClassValue<Boolean> VIEWS = new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+            return type.getEnclosingClass() != null && !Modifier.isStatic(type.getModifiers());
+        }
+    };
+
     /** By class: its {@link HollowFactory}, or the {@link MethodHandles.Lookup} to make one with. */
     private static final ConcurrentHashMap<Class<?>, Object> FACTORIES = new ConcurrentHashMap<>();
 
@@ -73,6 +84,21 @@ public final class PersistentClasses {
      */
     public static boolean storesTransientFields(Class<?> type) {
         return SERIALIZES_ITSELF.get(type);
+    }
+
+    /**
+     * Whether a value of a transient field whose class {@link #storesTransientFields stores its
+     * transient fields} is stored as null: null itself, or a view, an object of a rewritten
+     * inner class with an outer instance. Such a view is a cache (Guava's multimaps keep their
+     * {@code asMap()} view there, and the view's own state is in transient fields of a class that
+     * does not serialize itself, which are not stored), made again when next asked for, as after
+     * deserialization. So putting one in place of null, or of another, changes nothing stored.
+     *
+     * @param value the field's value, or null
+     * @return true if the field is stored as null while it holds {@code value}
+     */
+    public static boolean storedAsNullInTransientField(Object value) {
+        return value == null || value instanceof Persistent && VIEWS.get(value.getClass());
     }
 
     /**

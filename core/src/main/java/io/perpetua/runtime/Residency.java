@@ -36,7 +36,9 @@ public final class Residency {
 
     /**
      * Called when a transient field of an object in a negative state (hollow or clean) is about
-     * to be written: fills it if hollow, and marks it dirty if its class stores transient fields
+     * to be written (a primitive one; a reference one's setter calls the method below, but
+     * classes an earlier agent rewrote call this one for each): fills it if hollow, and marks it
+     * dirty if its class stores transient fields
      * ({@link PersistentClasses#storesTransientFields}); otherwise the write changes nothing
      * that is stored.
      *
@@ -49,6 +51,31 @@ public final class Residency {
                 object.$perpetua$handle().beforeWrite(object);
             } else if (state == ObjectState.HOLLOW) {
                 object.$perpetua$handle().load(object);
+            }
+        }
+    }
+
+    /**
+     * Called when a transient reference field of an object in a negative state (hollow or clean)
+     * is about to be written: as {@link #beforeTransientWrite(Persistent)}, but a clean object is
+     * not marked dirty when the field is stored as null both before and after the write
+     * ({@link PersistentClasses#storedAsNullInTransientField}): a multimap that makes its
+     * {@code asMap()} view when a program reads it back is not written again for that.
+     *
+     * @param object a persistent-capable object, not null
+     * @param before what the field holds now (read before the object is filled, if hollow)
+     * @param after what is about to be written into it
+     */
+    public static void beforeTransientWrite(Persistent object, Object before, Object after) {
+        byte state = object.$perpetua$state();
+        if (state < 0) {
+            if (!PersistentClasses.storesTransientFields(object.getClass())) {
+                if (state == ObjectState.HOLLOW) {
+                    object.$perpetua$handle().load(object);
+                }
+            } else if (state == ObjectState.HOLLOW || !PersistentClasses.storedAsNullInTransientField(before)
+                    || !PersistentClasses.storedAsNullInTransientField(after)) {
+                object.$perpetua$handle().beforeWrite(object); // a hollow one's field is not known before its fill
             }
         }
     }

@@ -40,7 +40,9 @@
  *       method: {@code if ($perpetua$state == ObjectState.HOLLOW) Residency.load(this);}.
  *       Writing a field: {@code if ($perpetua$state < 0) Residency.beforeWrite(this);} then the
  *       field; a transient field, {@code Residency.beforeTransientWrite(this)}, which marks the
- *       object dirty only if its class stores transient fields.
+ *       object dirty only if its class stores transient fields, and a transient reference field
+ *       {@code Residency.beforeTransientWrite(this, field, value)}, which also leaves it clean
+ *       when both are stored as null (a cached view).
  *       {@link io.perpetua.runtime.Residency} is the only slow path.</li>
  *   <li>Every persistent field of an array type {@code T[]} has a <em>lazy marker</em>:
  *       {@code private static final T[] $perpetua$lazy$<field> = new T[0]}, set first in the

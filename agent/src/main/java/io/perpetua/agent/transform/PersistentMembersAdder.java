@@ -222,6 +222,26 @@ final class PersistentMembersAdder extends ClassVisitor {
         mv.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
     }
 
+    /**
+     * The setter's check for a transient reference field: {@code if (self.$perpetua$state < 0)
+     * Residency.beforeTransientWrite(self, self.f, value)}, which leaves the object clean when
+     * the field is stored as null before and after (a cached view written where there was none).
+     */
+    private void emitTransientReferenceWriteCheck(MethodVisitor mv, ClassInfo.Member f) {
+        Label writable = new Label();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, className, Protocol.STATE_FIELD, Protocol.STATE_DESC);
+        mv.visitJumpInsn(Opcodes.IFGE, writable);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, className, f.name(), f.descriptor());
+        mv.visitVarInsn(Opcodes.ALOAD, 1);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, Protocol.BEFORE_TRANSIENT_WRITE,
+                Protocol.TRANSIENT_REFERENCE_DESC, false);
+        mv.visitLabel(writable);
+        mv.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
+    }
+
     private void addResidentCheck() {
         MethodVisitor mv = super.visitMethod(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC,
                 Protocol.RESIDENT, "(L" + className + ";)V", null, null);
@@ -380,8 +400,15 @@ final class PersistentMembersAdder extends ClassVisitor {
         MethodVisitor mv = super.visitMethod(accessorAccess(f), Protocol.SET + f.name(),
                 Protocol.setterDescriptor(className, f.descriptor()), null, null);
         mv.visitCode();
-        // a transient field dirties its object only if the object's class stores transient fields
-        emitWriteCheck(mv, f.isPersistentField() ? Protocol.BEFORE_WRITE : Protocol.BEFORE_TRANSIENT_WRITE);
+        int sort = Type.getType(f.descriptor()).getSort();
+        if (f.isPersistentField()) {
+            emitWriteCheck(mv, Protocol.BEFORE_WRITE);
+        } else if (sort == Type.OBJECT || sort == Type.ARRAY) {
+            emitTransientReferenceWriteCheck(mv, f);
+        } else {
+            // a transient field dirties its object only if the object's class stores transient fields
+            emitWriteCheck(mv, Protocol.BEFORE_TRANSIENT_WRITE);
+        }
         mv.visitVarInsn(Opcodes.ALOAD, 0);
         mv.visitVarInsn(Type.getType(f.descriptor()).getOpcode(Opcodes.ILOAD), 1);
         mv.visitFieldInsn(Opcodes.PUTFIELD, className, f.name(), f.descriptor());

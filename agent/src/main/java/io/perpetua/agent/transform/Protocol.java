@@ -33,8 +33,13 @@ final class Protocol {
     static final String LOAD = "load";
     static final String BEFORE_WRITE = "beforeWrite";
     static final String SLOW_PATH_DESC = "(L" + PERSISTENT + ";)V";
-    /** {@code Residency.beforeTransientWrite(Persistent)}: the setter of a transient field. */
+    /**
+     * {@code Residency.beforeTransientWrite(Persistent)}: the setter of a transient field; with
+     * {@link #TRANSIENT_REFERENCE_DESC}, the one of a transient reference field, given the
+     * field's value before and after.
+     */
     static final String BEFORE_TRANSIENT_WRITE = "beforeTransientWrite";
+    static final String TRANSIENT_REFERENCE_DESC = "(L" + PERSISTENT + ";Ljava/lang/Object;Ljava/lang/Object;)V";
     /** {@code PersistentClasses.storesTransientFields(Class)}: the codec's test for its transient fields. */
     static final String STORES_TRANSIENTS = "storesTransientFields";
     static final String STORES_TRANSIENTS_DESC = "(Ljava/lang/Class;)Z";

@@ -45,6 +45,8 @@ class ProtocolTest {
         assertEquals(PersistentClasses.REWRITE_REFUSAL, Protocol.REFUSED);
         assertEquals(Protocol.SLOW_PATH_DESC, Type.getMethodDescriptor(
                 Residency.class.getMethod(Protocol.BEFORE_TRANSIENT_WRITE, Persistent.class)));
+        assertEquals(Protocol.TRANSIENT_REFERENCE_DESC, Type.getMethodDescriptor(Residency.class.getMethod(
+                Protocol.BEFORE_TRANSIENT_WRITE, Persistent.class, Object.class, Object.class)));
         assertEquals(Protocol.STORES_TRANSIENTS_DESC, Type.getMethodDescriptor(
                 PersistentClasses.class.getMethod(Protocol.STORES_TRANSIENTS, Class.class)));
         assertEquals("newInstance", HollowFactory.class.getMethods()[0].getName());

@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Transient fields under the real transformer and kernel (a {@code memory:} store, closed and
  * reopened): those of a class that serializes itself are stored, even when a subclass declares
- * the serialization method; a transient setter dirties such an object; a view cached in a
- * transient field comes back made again; a {@code new Object()} marker comes back as itself;
+ * the serialization method; a transient setter dirties such an object, but not for a view cached
+ * in a transient field, which comes back made again; a {@code new Object()} marker comes back as itself;
  * the transient fields of other classes are not stored.
  */
 class TransientStateTest {
@@ -70,6 +70,8 @@ class TransientStateTest {
             Object v = Reflect.call(m, "keys");
             assertNotSame(view, v);
             assertEquals(2, Reflect.call(v, "size"), "the view was made again, of the map read back");
+            assertEquals(ObjectState.CLEAN, ((Persistent) m).$perpetua$state(),
+                    "caching the view, stored as null as the field was, changed nothing stored: not marked dirty");
             Object f = root.get(2);
             assertEquals(1, Reflect.call(f, "a"));
             assertEquals(0, cache(f), "a transient cache of a class that does not serialize itself is not stored");

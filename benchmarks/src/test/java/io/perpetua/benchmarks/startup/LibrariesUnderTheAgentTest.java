@@ -139,6 +139,7 @@ class LibrariesUnderTheAgentTest {
                 scala buffer ArrayBuffer(p)
                 scala BigDecimal 39.98 34
                 guava maps 2 RegularImmutableMap, {1=p, 2=q} RegularImmutableBiMap, held twice as one true
+                records written for guava's view 0
                 """, workout(agent, "read", dir));
         assertEquals("changed\n", workout(agent, "change", dir));
         assertEquals("read " + objects.replace("[1, 2]", "[1, 2, 3]").replace("{one=1}",
@@ -149,6 +150,7 @@ class LibrariesUnderTheAgentTest {
                 scala buffer ArrayBuffer(p, q)
                 scala BigDecimal 39.98 34
                 guava maps 2 RegularImmutableMap, {1=p, 2=q} RegularImmutableBiMap, held twice as one true
+                records written for guava's view 0
                 """, workout(agent, "read", dir));
     }
 
