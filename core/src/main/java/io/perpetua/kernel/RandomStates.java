@@ -34,6 +34,7 @@ final class RandomStates {
      * not put back.
      */
     private static final int MAX_STEPS = 1_024;
+
     private RandomStates() {
     }
 
@@ -64,6 +65,9 @@ final class RandomStates {
         earlier[0] = seed;
         for (int back = 1; back <= MAX_STEPS; back++) {
             earlier[back] = back(earlier[back - 1]);
+            if (back < 4) {
+                continue; // a pair takes four steps
+            }
             Random trial = new Random(earlier[back] ^ MULTIPLIER);
             trial.nextGaussian();
             if (Double.doubleToRawLongBits(trial.nextGaussian()) != Double.doubleToRawLongBits(kept)) {
