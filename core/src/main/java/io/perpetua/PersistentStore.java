@@ -155,6 +155,10 @@ public interface PersistentStore extends AutoCloseable {
     /**
      * Ends the transaction without writing: persistent objects return to their last committed
      * state, objects made persistent in it become transient again, name bindings are undone.
+     * One exception: an object stored by its Java serialization is put back only where public
+     * methods reach its state (a {@code Calendar}, an atomic array, an adder, a {@code Random});
+     * any other (a {@code TimeZone}, an exception) keeps what the transaction made of it, and
+     * the next commit writes it so.
      *
      * @throws TransactionStateException if no transaction is active
      */
