@@ -68,12 +68,7 @@ class ApplicationExceptionsTest {
         rejected.addSuppressed(new IllegalStateException("also"));
         try (PersistentStore store = TestStores.open(uri)) {
             store.inTransaction(() -> {
-                Node a = new Node("a");
-                a.any(rejected);
-                Node b = new Node("b");
-                b.any(rejected);
-                a.next(b);
-                store.persist(a, "a");
+                TypesRoundTripTest.persistHeldByTwo(store, rejected);
                 store.persist(rejected, "last error"); // a name bound to it, as to any object
             });
         }

@@ -715,15 +715,7 @@ class TypesRoundTripTest {
         String uri = TestStores.newUri();
         java.util.Random expected = new java.util.Random(7);
         try (PersistentStore store = TestStores.open(uri)) {
-            store.inTransaction(() -> {
-                java.util.Random shared = new java.util.Random(7);
-                Node a = new Node("a");
-                a.any(shared);
-                Node b = new Node("b");
-                b.any(shared);
-                a.next(b);
-                store.persist(a, "a");
-            });
+            store.inTransaction(() -> persistHeldByTwo(store, new java.util.Random(7)));
         }
         try (PersistentStore store = TestStores.open(uri)) {
             Node a = store.fetch("a", Node.class);
@@ -1076,6 +1068,19 @@ class TypesRoundTripTest {
     }
 
     /** Commits a node named "holder" whose field {@code any} holds {@code value}. */
+    /**
+     * In the caller's transaction: binds "a" to a node whose field {@code any} holds
+     * {@code shared} and whose {@code next}, node "b", holds it too.
+     */
+    static void persistHeldByTwo(PersistentStore store, Object shared) {
+        Node a = new Node("a");
+        a.any(shared);
+        Node b = new Node("b");
+        b.any(shared);
+        a.next(b);
+        store.persist(a, "a");
+    }
+
     static void persistHolder(PersistentStore store, Object value) {
         store.inTransaction(() -> {
             Node n = new Node("holder");
