@@ -1,6 +1,6 @@
 package corpus.shapes;
 
-public abstract class Polygon extends Shape {
+public abstract class Polygon extends Shape implements Cloneable {
     protected int sides;
     String kind = "polygon"; // hides Shape.kind
 
@@ -11,6 +11,16 @@ public abstract class Polygon extends Shape {
 
     public String kinds() {
         return kind + "/" + super.kind + "/" + ((Shape) this).kind;
+    }
+
+    /** A shallow copy by {@code Object.clone()}, with a covariant return type (a bridge method). */
+    @Override
+    public Polygon clone() {
+        try {
+            return (Polygon) super.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
     }
 
     @Override

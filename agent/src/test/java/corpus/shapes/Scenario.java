@@ -32,6 +32,9 @@ public final class Scenario {
         out.append(((Square) any).side()).append(' ').append((any.id > 2 ? sq : c).name).append('\n');
         Polygon p = sq;
         out.append(p.kind).append(' ').append(((Shape) p).kind).append(' ').append(p.sides).append('\n');
+        Polygon copy = p.clone();
+        copy.sides = 7;
+        out.append(copy.describe()).append(' ').append(p.describe()).append(' ').append(copy != p).append('\n');
         return out.toString();
     }
 }

@@ -119,4 +119,14 @@ class Handle extends ObjectHandle {
     protected void materialize(Persistent object, Object marker) {
         kernel.materialize(this, object, marker);
     }
+
+    @Override
+    protected void materializeAll(Persistent object) {
+        kernel.materializeAll(this, object);
+    }
+
+    @Override
+    protected void detachCopy(Persistent copy) {
+        kernel.detachCopy(this, copy);
+    }
 }

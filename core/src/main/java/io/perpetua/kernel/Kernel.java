@@ -538,7 +538,7 @@ public final class Kernel implements PersistentStore {
         RecordEncoder probe = new RecordEncoder(classes, new RecordEncoder.Reach() {
             @Override
             public long object(Persistent object, PathNode parent, String field, int index) {
-                if (object.$perpetua$handle() instanceof Handle oh && oh.kernel == Kernel.this) {
+                if (object.$perpetua$handle() instanceof Handle oh && oh.kernel == Kernel.this && oh.refersTo(object)) {
                     return oh.id();
                 }
                 if (object.$perpetua$handle() == null && Constants.of(object) != null) {
@@ -628,6 +628,10 @@ public final class Kernel implements PersistentStore {
     /** @return the object's handle in this store, null if it is transient; throws if it is another store's */
     private Handle handleOf(Persistent p, String path) {
         if (!(p.$perpetua$handle() instanceof Handle h)) {
+            return null;
+        }
+        if (!h.refersTo(p)) {
+            h.kernel.detachCopy(h, p); // a copy made by Object.clone() in code the agent did not rewrite
             return null;
         }
         if (h.kernel != this) {
@@ -878,7 +882,7 @@ public final class Kernel implements PersistentStore {
     @Override
     public synchronized boolean isPersistent(Object object) {
         if (object instanceof Persistent p) {
-            return p.$perpetua$handle() instanceof Handle h && h.kernel == this;
+            return p.$perpetua$handle() instanceof Handle h && h.kernel == this && h.refersTo(p);
         }
         return object != null && !closed && table.container(object) != null;
     }
@@ -932,6 +936,10 @@ public final class Kernel implements PersistentStore {
     synchronized void load(Handle h, Persistent p) {
         if (p.$perpetua$state() != ObjectState.HOLLOW) {
             return; // another thread filled it while this one waited
+        }
+        if (!h.refersTo(p)) {
+            detachCopy(h, p); // a copy of a hollow object: filled from the original
+            return;
         }
         checkOpen();
         table.expunge();
@@ -1062,6 +1070,10 @@ public final class Kernel implements PersistentStore {
 
     /** Marks an object dirty, filling it first if hollow: the slow path of the write check. */
     synchronized void beforeWrite(Handle h, Persistent p) {
+        if (!h.refersTo(p)) {
+            detachCopy(h, p); // a copy the program writes to: a new object, not the original
+            return;
+        }
         if (p.$perpetua$state() == ObjectState.HOLLOW) {
             load(h, p);
         }
@@ -1073,8 +1085,87 @@ public final class Kernel implements PersistentStore {
         }
     }
 
+    /**
+     * Makes transient a copy that {@code Object.clone()} made of a persistent object (it holds
+     * the original's handle and state; see {@link io.perpetua.runtime.ObjectHandle#detachCopy}).
+     * What the copy lacks is taken from the original, read back if the program let it go: every
+     * field if the copy was made hollow, else the array fields the copy holds undecoded (their
+     * lazy markers), decoded in the original first so that both share one array, as a copy made
+     * of a resident object does. Called with the kernel's lock held or not.
+     */
+    synchronized void detachCopy(Handle h, Persistent copy) {
+        if (copy.$perpetua$handle() != h || h.refersTo(copy)) {
+            return; // detached already, by another thread
+        }
+        ClassInfo info = classes.info(copy.getClass());
+        boolean hollow = copy.$perpetua$state() == ObjectState.HOLLOW;
+        FieldValues mine = null;
+        boolean lacking = hollow;
+        if (!hollow && info.lazyMarkers != null) {
+            mine = new FieldValues(info.descriptor.fields.size());
+            copy.$perpetua$write(mine);
+            for (int k = 0; k < info.lazyMarkers.length && !lacking; k++) {
+                lacking = info.lazyMarkers[k] != null && mine.reference(k) == info.lazyMarkers[k];
+            }
+        }
+        if (lacking) {
+            checkOpen();
+            Object o = h.get();
+            Persistent original = (Persistent) (o != null ? o : object(h.id())); // object() fills
+            Handle oh = (Handle) original.$perpetua$handle();
+            if (original.$perpetua$state() == ObjectState.HOLLOW) {
+                load(oh, original);
+            }
+            if (oh.lazy() != null) {
+                decodeLazyFields(oh, original, -1);
+            }
+            FieldValues theirs = new FieldValues(info.descriptor.fields.size());
+            original.$perpetua$write(theirs);
+            if (hollow) {
+                mine = theirs;
+            } else {
+                for (int k = 0; k < info.lazyMarkers.length; k++) {
+                    if (info.lazyMarkers[k] != null && mine.reference(k) == info.lazyMarkers[k]) {
+                        mine.reference(k, theirs.reference(k));
+                    }
+                }
+            }
+            copy.$perpetua$read(mine.replay());
+        }
+        copy.$perpetua$handle(null);
+        copy.$perpetua$state(ObjectState.TRANSIENT);
+        VarHandle.releaseFence(); // its fields are written before another thread can see it transient
+    }
+
+    /**
+     * Fills an object and decodes all its lazy array fields, for Java serialization, which reads
+     * fields by reflection (see {@link io.perpetua.runtime.Residency#beforeSerialization}).
+     */
+    synchronized void materializeAll(Handle h, Persistent p) {
+        if (!h.refersTo(p)) {
+            detachCopy(h, p);
+            return;
+        }
+        if (p.$perpetua$state() == ObjectState.HOLLOW) {
+            load(h, p);
+        }
+        if (h.lazy() != null) {
+            checkOpen();
+            int depth = decodeDepth;
+            try {
+                decodeLazyFields(h, p, -1);
+            } catch (StackOverflowError e) {
+                throw readTooDeep(depth, h.id(), e);
+            }
+        }
+    }
+
     /** Decodes a lazy array field: the slow path of the getter that found its marker. */
     synchronized void materialize(Handle h, Persistent p, Object marker) {
+        if (!h.refersTo(p)) {
+            detachCopy(h, p); // a copy of an object with a lazy field: it takes the original's value
+            return;
+        }
         LazyFields lazy = h.lazy();
         if (lazy == null) {
             return; // decoded by another thread while this one waited
@@ -1973,11 +2064,12 @@ public final class Kernel implements PersistentStore {
         @Override
         public long object(Persistent object, PathNode parent, String field, int index) {
             // the common case first, without rendering the path that only an error needs
-            if (object.$perpetua$handle() instanceof Handle h && h.kernel == Kernel.this) {
+            if (object.$perpetua$handle() instanceof Handle h && h.kernel == Kernel.this && h.refersTo(object)) {
                 return h.id();
             }
             if (object.$perpetua$handle() != null) {
-                handleOf(object, parent.render() + PathNode.step(field, index)); // another store's: throws
+                // another store's (throws), or a copy made by Object.clone() (made transient)
+                handleOf(object, parent.render() + PathNode.step(field, index));
             }
             if (Constants.of(object) != null) {
                 return CONSTANT; // stored by reference, never given an id

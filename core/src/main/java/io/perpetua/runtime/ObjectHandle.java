@@ -48,4 +48,33 @@ public abstract class ObjectHandle extends WeakReference<Object> {
      * @param marker the lazy marker the field's getter found
      */
     protected abstract void materialize(Persistent object, Object marker);
+
+    /**
+     * Fills the object if it is hollow, and decodes every array field a fill left undecoded
+     * (holding its lazy marker), so that code reading its fields by reflection sees what it
+     * holds. This default only fills it; the kernel overrides it.
+     *
+     * @param object this handle's object
+     */
+    protected void materializeAll(Persistent object) {
+        if (object.$perpetua$state() == ObjectState.HOLLOW) {
+            load(object);
+        }
+    }
+
+    /**
+     * Makes a copy of this handle's object transient: {@code Object.clone()} copied the
+     * object's state and this handle into it, so the copy would pass for the original. Whatever
+     * the copy still lacks is taken from the original first (all its fields if it was copied
+     * hollow, else those of its array fields not decoded yet), so that it shows what the
+     * original does; then its handle is cleared and its state set to
+     * {@link ObjectState#TRANSIENT}. This default does only the last step; the kernel overrides
+     * it.
+     *
+     * @param copy an object holding this handle that is not its object
+     */
+    protected void detachCopy(Persistent copy) {
+        copy.$perpetua$handle(null);
+        copy.$perpetua$state(ObjectState.TRANSIENT);
+    }
 }

@@ -134,7 +134,9 @@ public final class PersistentClasses {
     private static String declared(Class<?> c, String name, Class<?> parameter) {
         try {
             Method m = parameter == null ? c.getDeclaredMethod(name) : c.getDeclaredMethod(name, parameter);
-            if (Modifier.isStatic(m.getModifiers()) || parameter == null && m.getReturnType() != Object.class) {
+            // a synthetic writeObject is the agent's (see Residency.beforeSerialization), not the class's own form
+            if (Modifier.isStatic(m.getModifiers()) || parameter == ObjectOutputStream.class && m.isSynthetic()
+                    || parameter == null && m.getReturnType() != Object.class) {
                 return null;
             }
             return c.getName() + "." + name + "(" + (parameter == null ? "" : parameter.getSimpleName()) + ")";

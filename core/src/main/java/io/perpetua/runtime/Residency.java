@@ -97,4 +97,44 @@ public final class Residency {
             h.materialize(object, marker);
         }
     }
+
+    /**
+     * Called first in the {@code writeObject} of a rewritten {@code Serializable} class (the
+     * agent adds one to each that has none): Java serialization reads fields by reflection, past
+     * the getters, so the object is filled if hollow and its array fields not decoded yet are
+     * decoded, and the stream gets what the object holds. Thread-safe, like {@link #load}.
+     *
+     * @param object a persistent-capable object, not null
+     * @throws io.perpetua.PersistentStoreException if the store cannot supply it (for example,
+     *         it was closed)
+     */
+    public static void beforeSerialization(Persistent object) {
+        ObjectHandle h = object.$perpetua$handle();
+        if (h != null) {
+            h.materializeAll(object);
+        }
+    }
+
+    /**
+     * Called with the result of every {@code clone()} call in rewritten classes: a copy that
+     * {@code Object.clone()} made of a persistent object holds the original's state and handle,
+     * and would be taken for the original (its changes written over the original's record). Such
+     * a copy is made transient, a new object, as a copy made by a constructor is; it becomes
+     * persistent by reachability. Thread-safe; anything else is returned unchanged.
+     *
+     * @param copy what {@code clone()} returned, may be null
+     * @param original the object {@code clone()} was called on
+     * @return {@code copy}
+     * @throws io.perpetua.PersistentStoreException if the copy lacks a part of the original that
+     *         the store cannot supply (for example, it was closed)
+     */
+    public static Object afterClone(Object copy, Object original) {
+        if (copy != original && copy instanceof Persistent p) {
+            ObjectHandle h = p.$perpetua$handle();
+            if (h != null && !h.refersTo(p)) {
+                h.detachCopy(p);
+            }
+        }
+        return copy;
+    }
 }

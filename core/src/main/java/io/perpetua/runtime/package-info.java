@@ -52,6 +52,10 @@
  *       and the field again. Such a field is read this way on {@code this} too, inside the
  *       object's own methods. The kernel finds the markers by reflection; a field without one
  *       is always decoded with its object.</li>
+ *   <li>In a persistent-capable class, the result of every {@code clone()} call on an object is
+ *       passed to {@code Residency.afterClone(copy, original)}, which makes a copy that
+ *       {@code Object.clone()} made of a persistent object (its state and handle copied with its
+ *       fields) a transient object.</li>
  *   <li>Every application class, persistent-capable or not, logs its array writes: each array
  *       store instruction becomes a call of {@link io.perpetua.runtime.ArrayWrites}'s matching
  *       {@code *store} method (except the element stores of an array literal, which fill an

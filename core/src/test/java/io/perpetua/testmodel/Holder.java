@@ -12,7 +12,7 @@ import io.perpetua.runtime.Residency;
  * field has a lazy marker ({@code $perpetua$lazy$<field>}) and a getter that decodes the field
  * when it finds the marker there.
  */
-public class Holder extends Base {
+public class Holder extends Base implements Cloneable {
     static {
         PersistentClasses.register(Holder.class, () -> new Holder((HollowFactory) null));
     }
@@ -104,6 +104,25 @@ public class Holder extends Base {
     public void labels(String[] labels) {
         writeCheck();
         this.labels = labels;
+    }
+
+    /** @return a shallow copy, passed to the hook the agent puts after every {@code clone()} call */
+    public Holder copy() {
+        readCheck();
+        return (Holder) Residency.afterClone(copyUnhooked(), this);
+    }
+
+    /**
+     * @return a shallow copy made by {@code Object.clone()} with no check and no hook, as code the
+     *         agent did not rewrite (a library's super-class) makes one: it holds this object's
+     *         state and handle, hollow if this object is
+     */
+    public Holder copyUnhooked() {
+        try {
+            return (Holder) super.clone();
+        } catch (CloneNotSupportedException e) {
+            throw new AssertionError(e);
+        }
     }
 
     /** @return the field as it is, without any check: what reflection would see */

@@ -3,10 +3,14 @@ package io.perpetua.agent.transform;
 import org.objectweb.asm.ClassVisitor;
 import org.objectweb.asm.MethodVisitor;
 import org.objectweb.asm.Opcodes;
+import org.objectweb.asm.Type;
 import org.objectweb.asm.tree.AbstractInsnNode;
 import org.objectweb.asm.tree.FieldInsnNode;
+import org.objectweb.asm.tree.InsnList;
+import org.objectweb.asm.tree.InsnNode;
 import org.objectweb.asm.tree.MethodInsnNode;
 import org.objectweb.asm.tree.MethodNode;
+import org.objectweb.asm.tree.TypeInsnNode;
 import org.objectweb.asm.tree.analysis.AnalyzerException;
 import org.objectweb.asm.tree.analysis.Frame;
 
@@ -81,6 +85,9 @@ final class FieldAccessRedirector extends ClassVisitor {
             public void visitEnd() {
                 barrier.rewrite(this);
                 rewrite(this);
+                if (persistentClass) {
+                    hookClones(this);
+                }
                 accept(next);
             }
         };
@@ -90,6 +97,36 @@ final class FieldAccessRedirector extends ClassVisitor {
     public void visitEnd() {
         barrier.addBridges(cv);
         super.visitEnd();
+    }
+
+    /**
+     * Passes the result of each {@code clone()} call (on an object, not an array) to
+     * {@code Residency.afterClone(copy, original)}: {@code Object.clone()} copies the state and
+     * handle of a persistent object, and the copy must become a new, transient object. Only a
+     * persistent-capable class can reach {@code Object.clone()} on its instances (it is protected),
+     * so only their methods are hooked; a public {@code clone()} they declare is hooked inside.
+     * <pre>
+     *   recv                     recv
+     *   invoke clone       =&gt;   DUP; invoke clone; SWAP; INVOKESTATIC afterClone; CHECKCAST T
+     * </pre>
+     */
+    private static void hookClones(MethodNode method) {
+        for (AbstractInsnNode insn = method.instructions.getFirst(); insn != null; insn = insn.getNext()) {
+            if ((insn.getOpcode() == Opcodes.INVOKESPECIAL || insn.getOpcode() == Opcodes.INVOKEVIRTUAL)
+                    && insn instanceof MethodInsnNode m && m.name.equals("clone") && m.desc.startsWith("()L")
+                    && !m.owner.startsWith("[")) {
+                method.instructions.insertBefore(m, new InsnNode(Opcodes.DUP));
+                InsnList after = new InsnList();
+                after.add(new InsnNode(Opcodes.SWAP));
+                after.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, Protocol.AFTER_CLONE,
+                        Protocol.AFTER_CLONE_DESC, false));
+                String returned = Type.getReturnType(m.desc).getInternalName();
+                if (!returned.equals("java/lang/Object")) {
+                    after.add(new TypeInsnNode(Opcodes.CHECKCAST, returned));
+                }
+                method.instructions.insert(m, after);
+            }
+        }
     }
 
     private void rewrite(MethodNode method) {

@@ -40,6 +40,9 @@ import java.util.List;
  */
 final class PersistentMembersAdder extends ClassVisitor {
 
+    private static final String WRITE_OBJECT = "writeObject";
+    private static final String WRITE_OBJECT_DESC = "(Ljava/io/ObjectOutputStream;)V";
+
     private final ClassInfo info;
     private final TypeResolver resolver;
     private final boolean topMost;
@@ -50,6 +53,9 @@ final class PersistentMembersAdder extends ClassVisitor {
     private String superName;
     private boolean concrete;
     private boolean hasClinit;
+    /** Serializable and not Externalizable: Java serialization reads its fields by reflection. */
+    private boolean serializedByFields;
+    private boolean declaresWriteObject;
 
     /**
      * @param info the class as read before rewriting
@@ -81,6 +87,8 @@ final class PersistentMembersAdder extends ClassVisitor {
         this.className = name;
         this.superName = superName;
         this.concrete = (access & Opcodes.ACC_ABSTRACT) == 0;
+        this.serializedByFields = refusal == null && resolver.isSubtype(name, "java/io/Serializable")
+                && !resolver.isSubtype(name, "java/io/Externalizable");
         String[] itfs = interfaces == null ? new String[0] : interfaces;
         if (topMost && !Arrays.asList(itfs).contains(Protocol.PERSISTENT)) {
             itfs = Arrays.copyOf(itfs, itfs.length + 1);
@@ -102,6 +110,19 @@ final class PersistentMembersAdder extends ClassVisitor {
     public MethodVisitor visitMethod(int access, String name, String descriptor, String signature,
                                      String[] exceptions) {
         MethodVisitor mv = super.visitMethod(access, name, descriptor, signature, exceptions);
+        if (WRITE_OBJECT.equals(name) && WRITE_OBJECT_DESC.equals(descriptor)) {
+            declaresWriteObject = true;
+            if (serializedByFields && (access & Opcodes.ACC_PRIVATE) != 0 && (access & Opcodes.ACC_STATIC) == 0
+                    && mv != null) {
+                return new MethodVisitor(Opcodes.ASM9, mv) {
+                    @Override
+                    public void visitCode() {
+                        super.visitCode();
+                        emitBeforeSerialization(this);
+                    }
+                };
+            }
+        }
         if ("<clinit>".equals(name) && needsClinit() && mv != null) {
             hasClinit = true;
             return new MethodVisitor(Opcodes.ASM9, mv) {
@@ -127,6 +148,9 @@ final class PersistentMembersAdder extends ClassVisitor {
         }
         addCodec();
         addProxyConstructor();
+        if (serializedByFields && !declaresWriteObject) {
+            addWriteObject();
+        }
         if (concrete) {
             addNewHollow();
         }
@@ -522,6 +546,34 @@ final class PersistentMembersAdder extends ClassVisitor {
             case Type.DOUBLE -> "Double";
             default -> "Object";
         };
+    }
+
+    /**
+     * Java serialization of a persistent object: {@code defaultWriteObject} reads the fields by
+     * reflection, past the getters, and would write a hollow object's defaults and a lazy array
+     * field's marker. {@code Residency.beforeSerialization(this)} first fills the object and
+     * decodes its lazy fields. The method is private (so it leaves the default
+     * {@code serialVersionUID} as it was) and synthetic (so the kernel does not take the class
+     * for one that serializes itself); a stream it writes is the default form plus an end-of-data
+     * marker, which a JVM without the agent reads as the default form.
+     */
+    private void addWriteObject() {
+        MethodVisitor mv = super.visitMethod(Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC, WRITE_OBJECT,
+                WRITE_OBJECT_DESC, null, new String[] {"java/io/IOException"});
+        mv.visitCode();
+        emitBeforeSerialization(mv);
+        mv.visitVarInsn(Opcodes.ALOAD, 1);
+        mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/io/ObjectOutputStream", "defaultWriteObject", "()V", false);
+        mv.visitInsn(Opcodes.RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+    }
+
+    /** {@code Residency.beforeSerialization(this)}, first in a {@code writeObject} method. */
+    private static void emitBeforeSerialization(MethodVisitor mv) {
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, Protocol.BEFORE_SERIALIZATION,
+                Protocol.SLOW_PATH_DESC, false);
     }
 
     /**

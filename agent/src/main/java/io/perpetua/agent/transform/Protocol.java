@@ -67,6 +67,11 @@ final class Protocol {
     /** {@code Residency.materialize(Persistent, Object)}: decodes the field whose marker it is given. */
     static final String MATERIALIZE = "materialize";
     static final String MATERIALIZE_DESC = "(L" + PERSISTENT + ";Ljava/lang/Object;)V";
+    /** {@code Residency.beforeSerialization(Persistent)}: first in {@code writeObject}, fills the object whole. */
+    static final String BEFORE_SERIALIZATION = "beforeSerialization";
+    /** {@code Residency.afterClone(Object copy, Object original)}: a clone of a persistent object made transient. */
+    static final String AFTER_CLONE = "afterClone";
+    static final String AFTER_CLONE_DESC = "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;";
 
     /**
      * {@code PersistentClasses.REWRITE_REFUSAL}: the static field, holding the reason, of a class

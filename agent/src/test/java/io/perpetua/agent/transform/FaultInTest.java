@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.function.IntSupplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -93,6 +94,18 @@ class FaultInTest {
         o = hollowCopy(original); // anonymous and local classes (after the entry check of o's method)
         assertEquals(10, ((IntSupplier) Reflect.call(o, "anonymous")).getAsInt());
         assertEquals("local=8", Reflect.call(hollowCopy(original), "local", 3));
+    }
+
+    @Test
+    void aCloneOfAPersistentObjectIsAFilledTransientCopy() {
+        Object square = Reflect.make(type("corpus.shapes.Square"), "sq", 7, 3.0);
+        Persistent h = (Persistent) hollowCopy(square);
+        Persistent copy = (Persistent) Reflect.call(h, "clone"); // Polygon.clone: super.clone(), then the hook
+        assertEquals(ObjectState.TRANSIENT, copy.$perpetua$state());
+        assertNull(copy.$perpetua$handle());
+        assertEquals(ObjectState.CLEAN, h.$perpetua$state(), "the entry check filled the original; nothing marked it");
+        assertEquals(Reflect.call(square, "describe"), Reflect.call(copy, "describe"));
+        assertEquals(Set.of(), store.dirtied);
     }
 
     @Test

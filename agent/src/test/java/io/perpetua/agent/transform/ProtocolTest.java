@@ -35,6 +35,10 @@ class ProtocolTest {
                 Type.getMethodDescriptor(Residency.class.getMethod(Protocol.BEFORE_WRITE, Persistent.class)));
         assertEquals(Protocol.MATERIALIZE_DESC, Type.getMethodDescriptor(
                 Residency.class.getMethod(Protocol.MATERIALIZE, Persistent.class, Object.class)));
+        assertEquals(Protocol.SLOW_PATH_DESC, Type.getMethodDescriptor(
+                Residency.class.getMethod(Protocol.BEFORE_SERIALIZATION, Persistent.class)));
+        assertEquals(Protocol.AFTER_CLONE_DESC, Type.getMethodDescriptor(
+                Residency.class.getMethod(Protocol.AFTER_CLONE, Object.class, Object.class)));
         assertEquals(Protocol.WRITE_DESC,
                 Type.getMethodDescriptor(Persistent.class.getMethod(Protocol.WRITE, RecordWriter.class)));
         assertEquals(Protocol.READ_DESC,
