@@ -340,7 +340,14 @@ public interface PersistentStore extends AutoCloseable {
     /** @return the store's location, for messages */
     String location();
 
-    /** Aborts an active transaction and closes the backend. Idempotent. */
+    /**
+     * Aborts an active transaction and closes the backend. Idempotent. The objects read from the
+     * store stay ordinary objects of the program: a resident one keeps its fields, which may be
+     * read and changed (a change is saved nowhere); touching a hollow one, or an array field not
+     * read yet, throws {@link io.perpetua.StoreClosedException}. They do not carry over to a
+     * later opening of the store: reaching one from an object committed there is a
+     * {@link io.perpetua.NotPersistableException} that says so; fetch it again from that opening.
+     */
     @Override
     void close();
 }

@@ -635,10 +635,20 @@ public final class Kernel implements PersistentStore {
             return null;
         }
         if (h.kernel != this) {
-            throw new NotPersistableException(p.getClass().getName(), path,
-                    "the object is persistent in another store (" + h.kernel.location() + "); an object belongs to one store");
+            throw new NotPersistableException(p.getClass().getName(), path, foreign(h.kernel));
         }
         return h;
+    }
+
+    /** @return why an object of {@code other}, not this store, cannot be stored here */
+    private String foreign(Kernel other) {
+        if (!other.closed) {
+            return "the object is persistent in another store (" + other.location() + "); an object belongs to one store";
+        }
+        // read before a close, then reached after a reopening: the common case, and the one to explain
+        return "the object belongs to " + (other.location().equals(location()) ? "an earlier opening of this store"
+                : "the store " + other.location()) + ", closed since; objects do not carry over to a later opening:"
+                + " fetch it again from this one";
     }
 
     /** As {@link #checkStorable(Class, String)}, rendering the path only for an error. */

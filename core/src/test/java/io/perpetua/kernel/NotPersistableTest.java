@@ -43,6 +43,36 @@ class NotPersistableTest {
         assertTrue(e.getMessage().contains("lambda"), e.getMessage());
     }
 
+    /** An object read before a close, reached again after the store was opened again: refused, saying what to do. */
+    @Test
+    void anObjectOfAnEarlierOpeningOfTheStoreIsRejectedWithWhatToDo() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> store.persist(new Node("n"), "n"));
+        }
+        Node earlier;
+        try (PersistentStore store = TestStores.open(uri)) {
+            earlier = store.fetch("n", Node.class);
+        }
+        assertEquals("n", earlier.name(), "a resident object stays readable after the close");
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.beginTransaction();
+            Node root = new Node("root");
+            root.next(earlier);
+            store.persist(root, "root");
+            NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+            assertEquals("\"root\".next", e.path());
+            assertTrue(e.reason().contains("an earlier opening of this store, closed since")
+                    && e.reason().contains("fetch it again"), e.reason());
+            root.next(store.fetch("n", Node.class)); // as the message says
+            store.commitTransaction();
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertEquals("n", store.fetch("root", Node.class).next().name());
+            assertTrue(store.fetch("root", Node.class).next() == store.fetch("n"), "one object, under its two paths");
+        }
+    }
+
     @Test
     void aJdkClassPerpetuaDoesNotStoreIsRejectedWithWhatToStoreInstead() {
         NotPersistableException e = assertRejected(java.nio.CharBuffer.wrap("s"), java.nio.CharBuffer.wrap("s").getClass().getName(),
