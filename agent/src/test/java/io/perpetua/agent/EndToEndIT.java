@@ -426,6 +426,126 @@ class EndToEndIT {
                 + " transient field stored false"), read::toString);
     }
 
+    /**
+     * Classes of the application that extend JDK collections and maps: stored with their own
+     * fields, read back lazily, changed, put back by an abort; reading them (a loop, a view,
+     * toString) writes nothing, changing them through an iterator or an entry does. The read run
+     * is on the newest JDK, whose collections have more methods (the sequenced ones) than JDK 17's.
+     */
+    @Test
+    void classesExtendingJdkCollectionsAndMapsPersist(@TempDir Path dir) throws Exception {
+        WriteRead runs = writeOnJdk17ReadOnNewest(dir, "inh.Inh", """
+                package inh;
+                import io.perpetua.PersistentStore;
+                import java.util.*;
+                public class Inh {
+                    static class Tags extends ArrayList<String> {
+                        String owner;
+                        Tags(String owner) { this.owner = owner; }
+                        @Override public boolean add(String s) { return super.add(s.toLowerCase()); }
+                    }
+                    static class Item {
+                        String name;
+                        Item(String name) { this.name = name; }
+                        @Override public String toString() { return name; }
+                    }
+                    static class Index extends HashMap<String, Item> { int version; }
+                    static class Recent extends LinkedHashMap<String, Integer> {
+                        int max;
+                        Recent(int max) { this.max = max; }
+                        @Override protected boolean removeEldestEntry(Map.Entry<String, Integer> e) { return size() > max; }
+                    }
+                    static class Sorted extends TreeSet<String> { }
+                    static class Queue extends ArrayDeque<String> { }
+                    static class ByLength extends TreeSet<String> {
+                        ByLength() { super(Comparator.comparing(String::length)); }
+                    }
+                    static class Root { Tags tags; Index index; Recent recent; Sorted sorted; Queue queue; }
+                    static String show(Root r) {
+                        return r.tags + " " + r.tags.owner + " " + r.index + " " + r.index.version + " " + r.recent + " "
+                                + r.sorted + " " + r.queue;
+                    }
+                    public static void main(String[] args) {
+                        try (PersistentStore store = PersistentStore.open(args[0])) {
+                            if (args[1].equals("write")) {
+                                Root r = new Root();
+                                r.tags = new Tags("me");
+                                r.tags.add("A");
+                                r.tags.add("B");
+                                r.index = new Index();
+                                r.index.put("x", new Item("x"));
+                                r.index.version = 3;
+                                r.recent = new Recent(2);
+                                r.recent.put("a", 1);
+                                r.recent.put("b", 2);
+                                r.recent.put("c", 3);
+                                r.sorted = new Sorted();
+                                r.sorted.addAll(List.of("z", "y"));
+                                r.queue = new Queue();
+                                r.queue.add("q1");
+                                r.queue.add("q2");
+                                store.inTransaction(() -> store.persist(r, "r"));
+                                try {
+                                    store.inTransaction(() -> store.persist(new ByLength(), "byLength"));
+                                } catch (io.perpetua.NotPersistableException e) {
+                                    System.out.println("refused: " + e.getMessage());
+                                }
+                                return;
+                            }
+                            Root r = store.fetch("r", Root.class);
+                            long read = store.statistics().recordsRead();
+                            System.out.println("tags " + r.tags.size() + " read " + (store.statistics().recordsRead() - read));
+                            System.out.println("stored " + show(r));
+                            store.inTransaction(() -> {
+                                r.tags.add("C");
+                                r.index.put("y", new Item("y"));
+                                r.recent.put("d", 4); // removeEldestEntry, after the reload, drops b
+                                r.sorted.add("a");
+                                r.queue.poll();
+                            });
+                            store.beginTransaction();
+                            r.tags.clear();
+                            r.index.remove("x");
+                            r.recent.clear();
+                            store.abortTransaction();
+                            System.out.println("after abort " + show(r));
+                            long written = store.statistics().recordsWritten();
+                            store.inTransaction(() -> {
+                                StringBuilder b = new StringBuilder();
+                                for (String t : r.tags) b.append(t);
+                                for (Map.Entry<String, Item> e : r.index.entrySet()) b.append(e.getKey()).append(e.getValue());
+                                for (String k : r.recent.keySet()) b.append(k);
+                                r.sorted.forEach(b::append);
+                                b.append(r.queue).append(r.tags.equals(List.of("a", "b", "c"))).append(r.index.hashCode() != 0);
+                            });
+                            System.out.println("written by reads " + (store.statistics().recordsWritten() - written));
+                            store.inTransaction(() -> {
+                                for (Map.Entry<String, Item> e : r.index.entrySet()) e.setValue(new Item(e.getValue() + "!"));
+                                Iterator<String> it = r.tags.iterator();
+                                it.next();
+                                it.remove();
+                            });
+                            System.out.println("written by changes through views " + (store.statistics().recordsWritten() - written));
+                        }
+                        try (PersistentStore store = PersistentStore.open(args[0])) {
+                            System.out.println("reopened " + show(store.fetch("r", Root.class)));
+                        }
+                    }
+                }
+                """, "failFast,verbose");
+        assertTrue(runs.write().err().contains("[perpetua] rewritten inh.Inh$Tags: persistent-capable, top-most"),
+                runs.write()::toString);
+        assertTrue(runs.write().out().contains("refused: ") && runs.write().out().contains("inh.Inh$ByLength")
+                && runs.write().out().contains("it passes a comparator to TreeSet's constructor"), runs.write()::toString);
+        String out = runs.read().out();
+        assertTrue(out.contains("tags 2 read 1"), out); // the root's fetch left it hollow: one record when touched
+        assertTrue(out.contains("stored [a, b] me {x=x} 3 {b=2, c=3} [y, z] [q1, q2]"), out);
+        assertTrue(out.contains("after abort [a, b, c] me {x=x, y=y} 3 {c=3, d=4} [a, y, z] [q2]"), out);
+        assertTrue(out.contains("written by reads 0"), out);
+        assertTrue(out.contains("written by changes through views 2"), out); // Tags and Index (new items are satellites)
+        assertTrue(out.contains("reopened [b, c] me {x=x!, y=y!} 3 {c=3, d=4} [a, y, z] [q2]"), out);
+    }
+
     /** The two runs of {@link #writeOnJdk17ReadOnNewest}. */
     private record WriteRead(Run write, Run read) {
     }

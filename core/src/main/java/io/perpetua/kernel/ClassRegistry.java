@@ -447,6 +447,12 @@ final class ClassRegistry {
                     markers.add(marker);
                 }
             }
+            if (level == levels.get(0) && PersistentClasses.inheritedContainer(type) != null) {
+                // the contents of the JDK collection or map the class extends, after its own fields
+                fields.add(new ClassDescriptor.Field(level.getName(), PersistentClasses.CONTENTS, 'L'));
+                leaf = false;
+                markers.add(null);
+            }
         }
         boolean serializable = java.io.Serializable.class.isAssignableFrom(type);
         return new Layout(ClassDescriptor.Kind.OBJECT, List.copyOf(fields), null, null, leaf,

@@ -16,6 +16,7 @@ import io.perpetua.kernel.ClassDescriptor.Kind;
 import io.perpetua.runtime.ArrayWrites;
 import io.perpetua.runtime.ObjectState;
 import io.perpetua.runtime.Persistent;
+import io.perpetua.runtime.PersistentClasses;
 import io.perpetua.runtime.RecordReader;
 import io.perpetua.spi.Backend;
 import io.perpetua.spi.BackendStatistics;
@@ -949,6 +950,11 @@ public final class Kernel implements PersistentStore {
         }
         if (!h.refersTo(p)) {
             detachCopy(h, p); // a copy of a hollow object: filled from the original
+            return;
+        }
+        if (recordBeingFilled(h.id()) != null && PersistentClasses.inheritedContainer(p.getClass()) != null) {
+            // the JDK collection or map it extends, being filled last, called one of its methods
+            // (a LinkedHashMap's removeEldestEntry): its own fields are set, as in a constructor
             return;
         }
         checkOpen();

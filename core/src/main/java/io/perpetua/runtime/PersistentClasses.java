@@ -87,6 +87,42 @@ public final class PersistentClasses {
     }
 
     /**
+     * The JDK collections and maps an application class may extend and stay persistent-capable
+     * (the agent's {@code InheritedContainer} lists the same, by internal name). Such a class's
+     * top-most rewritten level stores the contents as one more value, after its own fields:
+     * an {@code Object[]} ({@link InheritedContents}), laid out as the field {@link #CONTENTS}.
+     */
+    private static final java.util.Set<Class<?>> INHERITED_CONTAINERS = java.util.Set.of(java.util.ArrayList.class,
+            java.util.LinkedList.class, java.util.ArrayDeque.class, java.util.HashSet.class,
+            java.util.LinkedHashSet.class, java.util.TreeSet.class, java.util.HashMap.class,
+            java.util.LinkedHashMap.class, java.util.TreeMap.class);
+
+    /** The name under which a record lays out the contents of an inherited JDK collection or map. */
+    public static final String CONTENTS = "$perpetua$contents";
+
+    /**
+     * @param type a class, not null
+     * @return the JDK collection or map {@code type}'s top-most rewritten class directly extends,
+     *         whose contents its records store; null if it extends none of them
+     */
+    public static Class<?> inheritedContainer(Class<?> type) {
+        Class<?> top = null;
+        for (Class<?> c = type; c != null && Persistent.class.isAssignableFrom(c); c = c.getSuperclass()) {
+            top = c;
+        }
+        Class<?> s = top == null ? null : top.getSuperclass();
+        return s != null && INHERITED_CONTAINERS.contains(s) ? s : null;
+    }
+
+    /**
+     * @return the internal names of the classes {@link #inheritedContainer} accepts, sorted (for
+     *         the agent's test that its own list agrees)
+     */
+    public static java.util.List<String> inheritedContainerNames() {
+        return INHERITED_CONTAINERS.stream().map(c -> c.getName().replace('.', '/')).sorted().toList();
+    }
+
+    /**
      * Whether a value of a transient field whose class {@link #storesTransientFields stores its
      * transient fields} is stored as null: null itself, or a view, an object of a rewritten
      * inner class with an outer instance. Such a view is a cache (Guava's multimaps keep their

@@ -52,6 +52,11 @@
  *       and the field again. Such a field is read this way on {@code this} too, inside the
  *       object's own methods. The kernel finds the markers by reflection; a field without one
  *       is always decoded with its object.</li>
+ *   <li>A top-most class that extends a JDK collection or map
+ *       ({@link io.perpetua.runtime.PersistentClasses#inheritedContainer}) writes its contents
+ *       last, after its own fields, as one {@code Object[]} ({@link io.perpetua.runtime.InheritedContents}),
+ *       and overrides every method it inherits from the JDK with the read or write check; the
+ *       iterators and views it hands out are wrapped by {@link io.perpetua.runtime.InheritedViews}.</li>
  *   <li>In a persistent-capable class, the result of every {@code clone()} call on an object is
  *       passed to {@code Residency.afterClone(copy, original)}, which makes a copy that
  *       {@code Object.clone()} made of a persistent object (its state and handle copied with its

@@ -56,6 +56,10 @@ final class PersistentMembersAdder extends ClassVisitor {
     /** Serializable and not Externalizable: Java serialization reads its fields by reflection. */
     private boolean serializedByFields;
     private boolean declaresWriteObject;
+    /** The JDK collection or map the top-most class extends, or null. */
+    private InheritedContainer inherited;
+    /** Why such a class's instances cannot persist (what its constructor gives the JDK class), or null. */
+    private String inheritedRefusal;
 
     /**
      * @param info the class as read before rewriting
@@ -89,6 +93,7 @@ final class PersistentMembersAdder extends ClassVisitor {
         this.concrete = (access & Opcodes.ACC_ABSTRACT) == 0;
         this.serializedByFields = refusal == null && resolver.isSubtype(name, "java/io/Serializable")
                 && !resolver.isSubtype(name, "java/io/Externalizable");
+        this.inherited = topMost && refusal == null ? InheritedContainer.of(superName) : null;
         String[] itfs = interfaces == null ? new String[0] : interfaces;
         if (topMost && !Arrays.asList(itfs).contains(Protocol.PERSISTENT)) {
             itfs = Arrays.copyOf(itfs, itfs.length + 1);
@@ -123,6 +128,9 @@ final class PersistentMembersAdder extends ClassVisitor {
                 };
             }
         }
+        if (inherited != null && (access & Opcodes.ACC_STATIC) == 0 && mv != null) {
+            mv = checkSuperCalls(mv);
+        }
         if ("<clinit>".equals(name) && needsClinit() && mv != null) {
             hasClinit = true;
             return new MethodVisitor(Opcodes.ASM9, mv) {
@@ -148,6 +156,9 @@ final class PersistentMembersAdder extends ClassVisitor {
         }
         addCodec();
         addProxyConstructor();
+        if (inherited != null) {
+            addInheritedMembers();
+        }
         if (serializedByFields && !declaresWriteObject) {
             addWriteObject();
         }
@@ -159,9 +170,13 @@ final class PersistentMembersAdder extends ClassVisitor {
             super.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC,
                     Protocol.LAZY + f.name(), f.descriptor(), null, null).visitEnd();
         }
-        if (refusal != null) {
+        String refused = refusal != null ? refusal : inheritedRefusal;
+        if (refused != null) {
             super.visitField(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_FINAL | Opcodes.ACC_SYNTHETIC,
-                    Protocol.REFUSED, "Ljava/lang/String;", null, refusal).visitEnd();
+                    Protocol.REFUSED, "Ljava/lang/String;", null, refused).visitEnd();
+            if (refusal == null) {
+                notes.add("its instances cannot persist: " + refused);
+            }
         }
         if (needsClinit() && !hasClinit) {
             MethodVisitor mv = super.visitMethod(Opcodes.ACC_STATIC, "<clinit>", "()V", null, null);
@@ -470,6 +485,11 @@ final class PersistentMembersAdder extends ClassVisitor {
             w.visitLabel(skip);
             w.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
         }
+        if (inherited != null) {
+            w.visitVarInsn(Opcodes.ALOAD, 1);
+            inherited.emitContents(w);
+            w.visitMethodInsn(Opcodes.INVOKEINTERFACE, Protocol.RECORD_WRITER, "writeObject", "(Ljava/lang/Object;)V", true);
+        }
         w.visitInsn(Opcodes.RETURN);
         w.visitMaxs(0, 0);
         w.visitEnd();
@@ -488,6 +508,12 @@ final class PersistentMembersAdder extends ClassVisitor {
             emitFieldReads(r, transients);
             r.visitLabel(skip);
             r.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
+        }
+        if (inherited != null) { // after the fields: what the JDK's adding calls back may read them
+            r.visitVarInsn(Opcodes.ALOAD, 0);
+            r.visitVarInsn(Opcodes.ALOAD, 1);
+            r.visitMethodInsn(Opcodes.INVOKEINTERFACE, Protocol.RECORD_READER, "readObject", "()Ljava/lang/Object;", true);
+            r.visitMethodInsn(Opcodes.INVOKESPECIAL, className, Protocol.FILL, Protocol.FILL_DESC, false);
         }
         r.visitInsn(Opcodes.RETURN);
         r.visitMaxs(0, 0);
@@ -546,6 +572,60 @@ final class PersistentMembersAdder extends ClassVisitor {
             case Type.DOUBLE -> "Double";
             default -> "Object";
         };
+    }
+
+    /**
+     * In a class extending a JDK collection or map: notes a super-class constructor call that
+     * fixes what a read-back object would lack (see {@link InheritedContainer#refusedConstructor}),
+     * and puts the write check before each {@code super.m(...)} call of a JDK method that may
+     * change the contents (the class's own override of it has only the read check at its entry).
+     */
+    private MethodVisitor checkSuperCalls(MethodVisitor mv) {
+        return new MethodVisitor(Opcodes.ASM9, mv) {
+            @Override
+            public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean itf) {
+                if (opcode == Opcodes.INVOKESPECIAL && owner.equals(superName)) {
+                    if (name.equals("<init>")) {
+                        String why = inherited.refusedConstructor(descriptor);
+                        if (why != null && inheritedRefusal == null) {
+                            inheritedRefusal = why;
+                        }
+                    } else if (!InheritedContainer.READ_ONLY.contains(name)) {
+                        super.visitVarInsn(Opcodes.ALOAD, 0);
+                        super.visitMethodInsn(Opcodes.INVOKESTATIC, className, Protocol.WRITING,
+                                "(L" + className + ";)V", false);
+                    }
+                }
+                super.visitMethodInsn(opcode, owner, name, descriptor, itf);
+            }
+        };
+    }
+
+    /**
+     * What a class extending a JDK collection or map gets besides the rest (see
+     * {@link InheritedContainer}): the write check as a private static method, the fill of the
+     * JDK part, and an override, with its check, of each method it inherits from the JDK and
+     * does not declare itself.
+     */
+    private void addInheritedMembers() {
+        MethodVisitor w = super.visitMethod(Opcodes.ACC_PRIVATE | Opcodes.ACC_STATIC | Opcodes.ACC_SYNTHETIC,
+                Protocol.WRITING, "(L" + className + ";)V", null, null);
+        w.visitCode();
+        emitWriteCheck(w, Protocol.BEFORE_WRITE);
+        w.visitInsn(Opcodes.RETURN);
+        w.visitMaxs(0, 0);
+        w.visitEnd();
+        inherited.addFill(super.visitMethod(Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC, Protocol.FILL,
+                Protocol.FILL_DESC, null, null));
+        ClassInfo jdk = resolver.require(inherited.jdkClass, "the methods " + className + " inherits");
+        for (ClassInfo.Member m : inherited.inheritedMethods(resolver).values()) {
+            if (info.method(m.name(), m.descriptor()) != null) {
+                continue; // the class's own: its entry check, and the write check before its super calls
+            }
+            int access = m.access() & (Opcodes.ACC_PUBLIC | Opcodes.ACC_PROTECTED | Opcodes.ACC_VARARGS);
+            inherited.emitOverride(super.visitMethod(access | Opcodes.ACC_SYNTHETIC, m.name(), m.descriptor(), null,
+                    null), className, m.name(), m.descriptor(), jdk);
+        }
     }
 
     /**

@@ -60,6 +60,17 @@ final class Protocol {
     static final String RESIDENT = "$perpetua$resident";
 
     /**
+     * In a class extending a JDK collection or map ({@link InheritedContainer}): the write check
+     * as a private static method, the fill of the JDK part from its stored contents, and the
+     * runtime's helper that takes those contents.
+     */
+    static final String WRITING = "$perpetua$writing";
+    static final String FILL = "$perpetua$fill";
+    static final String FILL_DESC = "(Ljava/lang/Object;)V";
+    static final String INHERITED_CONTENTS = "io/perpetua/runtime/InheritedContents";
+    static final String INHERITED_VIEWS = "io/perpetua/runtime/InheritedViews";
+
+    /**
      * The static field holding a persistent array field's lazy marker: a zero-length array of
      * the field's type that a fill leaves in the field until its getter asks for the value.
      */

@@ -217,6 +217,9 @@ final class TypeResolver {
         if ("java/lang/Enum".equals(superClass.superName)) {
             return Capability.redirectOnly("enum constant body: the kernel stores enums by name");
         }
+        if (InheritedContainer.of(c.superName) != null) {
+            return checkOwnFields(c, true); // its contents are stored as one more value: InheritedContainer
+        }
         // The first non-rewritten super-class: its state cannot be stored by generated code, so
         // it (and everything above it) must have none; and the creation proxy calls its
         // no-argument constructor.

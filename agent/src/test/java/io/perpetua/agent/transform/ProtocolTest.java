@@ -37,6 +37,10 @@ class ProtocolTest {
                 Residency.class.getMethod(Protocol.MATERIALIZE, Persistent.class, Object.class)));
         assertEquals(Protocol.SLOW_PATH_DESC, Type.getMethodDescriptor(
                 Residency.class.getMethod(Protocol.BEFORE_SERIALIZATION, Persistent.class)));
+        assertEquals(Type.getInternalName(io.perpetua.runtime.InheritedContents.class), Protocol.INHERITED_CONTENTS);
+        assertEquals(Type.getInternalName(io.perpetua.runtime.InheritedViews.class), Protocol.INHERITED_VIEWS);
+        assertEquals(PersistentClasses.inheritedContainerNames(),
+                InheritedContainer.supported().stream().sorted().toList(), "the kernel lays out what the agent stores");
         assertEquals(Protocol.AFTER_CLONE_DESC, Type.getMethodDescriptor(
                 Residency.class.getMethod(Protocol.AFTER_CLONE, Object.class, Object.class)));
         assertEquals(Protocol.WRITE_DESC,

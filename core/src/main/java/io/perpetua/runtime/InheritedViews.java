@@ -1,0 +1,337 @@
+package io.perpetua.runtime;
+
+import java.util.AbstractCollection;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.ListIterator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+
+/**
+ * The iterators and views a rewritten class that extends a JDK collection or map
+ * ({@link PersistentClasses#inheritedContainer}) hands out: the JDK's own, wrapped so that a
+ * change made through them ({@code remove}, {@code set}, {@code add}, an entry's
+ * {@code setValue}) marks the object dirty first, while reading through them marks nothing. So
+ * a {@code for} loop over such an object, or its {@code toString}, does not make the next commit
+ * write it. The generated overrides of {@code iterator()}, {@code listIterator()},
+ * {@code keySet()}, {@code values()} and {@code entrySet()} call these after the read check.
+ * A wrapper is a new object each call; equality, hash code and string form are the view's.
+ * Not thread-safe, like the views they wrap.
+ */
+public final class InheritedViews {
+    private InheritedViews() {
+    }
+
+    /** The write check: fills the owner if hollow and marks it dirty if clean. */
+    static void changing(Persistent owner) {
+        if (owner.$perpetua$state() < 0) {
+            Residency.beforeWrite(owner);
+        }
+    }
+
+    /**
+     * @param owner the object the iterator iterates, not null
+     * @param it its JDK iterator, not null
+     * @return an iterator whose {@code remove} marks the owner dirty first
+     */
+    public static <E> Iterator<E> iterator(Persistent owner, Iterator<E> it) {
+        return new CheckedIterator<>(owner, it);
+    }
+
+    /**
+     * @param owner the list the iterator iterates, not null
+     * @param it its JDK list iterator, not null
+     * @return a list iterator whose {@code remove}, {@code set} and {@code add} mark the owner dirty first
+     */
+    public static <E> ListIterator<E> listIterator(Persistent owner, ListIterator<E> it) {
+        return new CheckedListIterator<>(owner, it);
+    }
+
+    /**
+     * @param owner the map or collection the view shows, not null
+     * @param view a JDK collection view (a map's values), not null
+     * @return the view, whose changes mark the owner dirty first
+     */
+    public static <E> Collection<E> collection(Persistent owner, Collection<E> view) {
+        return new CheckedCollection<>(owner, view);
+    }
+
+    /**
+     * @param owner the map the view shows, not null
+     * @param view a JDK set view (a map's key set), not null
+     * @return the view, whose changes mark the owner dirty first
+     */
+    public static <E> Set<E> set(Persistent owner, Set<E> view) {
+        return new CheckedSet<>(owner, view);
+    }
+
+    /**
+     * @param owner the map the view shows, not null
+     * @param view the map's JDK entry set, not null
+     * @return the view, whose changes (and its entries' {@code setValue}) mark the owner dirty first
+     */
+    public static <K, V> Set<Map.Entry<K, V>> entrySet(Persistent owner, Set<Map.Entry<K, V>> view) {
+        return new CheckedEntrySet<>(owner, view);
+    }
+
+    private static class CheckedIterator<E> implements Iterator<E> {
+        final Persistent owner;
+        private final Iterator<E> it;
+
+        CheckedIterator(Persistent owner, Iterator<E> it) {
+            this.owner = owner;
+            this.it = it;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return it.hasNext();
+        }
+
+        @Override
+        public E next() {
+            return it.next();
+        }
+
+        @Override
+        public void remove() {
+            changing(owner);
+            it.remove();
+        }
+
+        @Override
+        public void forEachRemaining(Consumer<? super E> action) {
+            it.forEachRemaining(action);
+        }
+    }
+
+    private static final class CheckedListIterator<E> extends CheckedIterator<E> implements ListIterator<E> {
+        private final ListIterator<E> it;
+
+        CheckedListIterator(Persistent owner, ListIterator<E> it) {
+            super(owner, it);
+            this.it = it;
+        }
+
+        @Override
+        public boolean hasPrevious() {
+            return it.hasPrevious();
+        }
+
+        @Override
+        public E previous() {
+            return it.previous();
+        }
+
+        @Override
+        public int nextIndex() {
+            return it.nextIndex();
+        }
+
+        @Override
+        public int previousIndex() {
+            return it.previousIndex();
+        }
+
+        @Override
+        public void set(E e) {
+            changing(owner);
+            it.set(e);
+        }
+
+        @Override
+        public void add(E e) {
+            changing(owner);
+            it.add(e);
+        }
+    }
+
+    /** Reads go to the view; changes mark the owner dirty first; its iterator is a {@link CheckedIterator}. */
+    private static class CheckedCollection<E> extends AbstractCollection<E> {
+        final Persistent owner;
+        final Collection<E> view;
+
+        CheckedCollection(Persistent owner, Collection<E> view) {
+            this.owner = owner;
+            this.view = view;
+        }
+
+        @Override
+        public Iterator<E> iterator() {
+            return new CheckedIterator<>(owner, view.iterator());
+        }
+
+        @Override
+        public int size() {
+            return view.size();
+        }
+
+        @Override
+        public boolean isEmpty() {
+            return view.isEmpty();
+        }
+
+        @Override
+        public boolean contains(Object o) {
+            return view.contains(o);
+        }
+
+        @Override
+        public Object[] toArray() {
+            return view.toArray();
+        }
+
+        @Override
+        public <T> T[] toArray(T[] a) {
+            return view.toArray(a);
+        }
+
+        @Override
+        public void forEach(Consumer<? super E> action) {
+            view.forEach(action);
+        }
+
+        @Override
+        public boolean add(E e) {
+            changing(owner);
+            return view.add(e);
+        }
+
+        @Override
+        public boolean remove(Object o) {
+            changing(owner);
+            return view.remove(o);
+        }
+
+        @Override
+        public boolean addAll(Collection<? extends E> c) {
+            changing(owner);
+            return view.addAll(c);
+        }
+
+        @Override
+        public boolean removeAll(Collection<?> c) {
+            changing(owner);
+            return view.removeAll(c);
+        }
+
+        @Override
+        public boolean retainAll(Collection<?> c) {
+            changing(owner);
+            return view.retainAll(c);
+        }
+
+        @Override
+        public boolean removeIf(Predicate<? super E> filter) {
+            changing(owner);
+            return view.removeIf(filter);
+        }
+
+        @Override
+        public void clear() {
+            changing(owner);
+            view.clear();
+        }
+
+        @Override
+        public String toString() {
+            return view.toString();
+        }
+    }
+
+    private static class CheckedSet<E> extends CheckedCollection<E> implements Set<E> {
+        CheckedSet(Persistent owner, Set<E> view) {
+            super(owner, view);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o == this || view.equals(o);
+        }
+
+        @Override
+        public int hashCode() {
+            return view.hashCode();
+        }
+    }
+
+    /** An entry set whose entries' {@code setValue} marks the owner dirty first. */
+    private static final class CheckedEntrySet<K, V> extends CheckedSet<Map.Entry<K, V>> {
+        CheckedEntrySet(Persistent owner, Set<Map.Entry<K, V>> view) {
+            super(owner, view);
+        }
+
+        @Override
+        public Iterator<Map.Entry<K, V>> iterator() {
+            Iterator<Map.Entry<K, V>> it = view.iterator();
+            return new CheckedIterator<>(owner, it) {
+                @Override
+                public Map.Entry<K, V> next() {
+                    return new CheckedEntry<>(owner, it.next());
+                }
+
+                @Override
+                public void forEachRemaining(Consumer<? super Map.Entry<K, V>> action) {
+                    it.forEachRemaining(e -> action.accept(new CheckedEntry<>(owner, e)));
+                }
+            };
+        }
+
+        @Override
+        public void forEach(Consumer<? super Map.Entry<K, V>> action) {
+            view.forEach(e -> action.accept(new CheckedEntry<>(owner, e)));
+        }
+
+        @Override
+        public Object[] toArray() {
+            return toArray(new Object[0]);
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public <T> T[] toArray(T[] a) {
+            T[] entries = view.toArray(a);
+            for (int i = 0; i < entries.length && entries[i] != null; i++) {
+                entries[i] = (T) new CheckedEntry<>(owner, (Map.Entry<K, V>) entries[i]);
+            }
+            return entries;
+        }
+    }
+
+    private record CheckedEntry<K, V>(Persistent owner, Map.Entry<K, V> entry) implements Map.Entry<K, V> {
+        @Override
+        public K getKey() {
+            return entry.getKey();
+        }
+
+        @Override
+        public V getValue() {
+            return entry.getValue();
+        }
+
+        @Override
+        public V setValue(V value) {
+            changing(owner);
+            return entry.setValue(value);
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Map.Entry<?, ?> e && Objects.equals(getKey(), e.getKey())
+                    && Objects.equals(getValue(), e.getValue());
+        }
+
+        @Override
+        public int hashCode() {
+            return entry.hashCode();
+        }
+
+        @Override
+        public String toString() {
+            return entry.toString();
+        }
+    }
+}
