@@ -530,6 +530,20 @@ class EndToEndIT {
                         try (PersistentStore store = PersistentStore.open(args[0])) {
                             System.out.println("reopened " + show(store.fetch("r", Root.class)));
                         }
+                        try (PersistentStore store = PersistentStore.open(args[0])) {
+                            Tags hollow = store.fetch("r", Root.class).tags; // serialized before any touch
+                            java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+                            try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+                                out.writeObject(hollow);
+                            }
+                            try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+                                    new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+                                Tags copy = (Tags) in.readObject();
+                                System.out.println("serialized " + copy + " " + copy.owner);
+                            }
+                        } catch (java.io.IOException | ClassNotFoundException e) {
+                            throw new IllegalStateException(e);
+                        }
                     }
                 }
                 """, "failFast,verbose");
@@ -544,6 +558,8 @@ class EndToEndIT {
         assertTrue(out.contains("written by reads 0"), out);
         assertTrue(out.contains("written by changes through views 2"), out); // Tags and Index (new items are satellites)
         assertTrue(out.contains("reopened [b, c] me {x=x!, y=y!} 3 {c=3, d=4} [a, y, z] [q2]"), out);
+        assertTrue(out.contains("serialized [b, c] me"), out); // ArrayList's writeObject runs first: filled before it
+
     }
 
     /** The two runs of {@link #writeOnJdk17ReadOnNewest}. */

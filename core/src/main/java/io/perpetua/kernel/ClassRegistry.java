@@ -494,7 +494,8 @@ final class ClassRegistry {
             }
             int mod = m.getModifiers();
             boolean inherited = c != type;
-            if (Modifier.isStatic(mod) || Modifier.isAbstract(mod) || m.getReturnType() != Object.class
+            // a synthetic one is the agent's (it fills the object and returns it: no replacement)
+            if (Modifier.isStatic(mod) || Modifier.isAbstract(mod) || m.isSynthetic() || m.getReturnType() != Object.class
                     || inherited && Modifier.isPrivate(mod)
                     || inherited && !Modifier.isPublic(mod) && !Modifier.isProtected(mod)
                     && (c.getClassLoader() != type.getClassLoader() || !c.getPackageName().equals(type.getPackageName()))) {

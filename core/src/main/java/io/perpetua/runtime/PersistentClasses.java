@@ -170,8 +170,9 @@ public final class PersistentClasses {
     private static String declared(Class<?> c, String name, Class<?> parameter) {
         try {
             Method m = parameter == null ? c.getDeclaredMethod(name) : c.getDeclaredMethod(name, parameter);
-            // a synthetic writeObject is the agent's (see Residency.beforeSerialization), not the class's own form
-            if (Modifier.isStatic(m.getModifiers()) || parameter == ObjectOutputStream.class && m.isSynthetic()
+            // a synthetic writeObject or writeReplace is the agent's (see Residency.beforeSerialization),
+            // not the class's own form
+            if (Modifier.isStatic(m.getModifiers()) || parameter != ObjectInputStream.class && m.isSynthetic()
                     || parameter == null && m.getReturnType() != Object.class) {
                 return null;
             }

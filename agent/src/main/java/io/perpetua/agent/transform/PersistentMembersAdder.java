@@ -162,6 +162,9 @@ final class PersistentMembersAdder extends ClassVisitor {
         if (serializedByFields && !declaresWriteObject) {
             addWriteObject();
         }
+        if (inherited != null && serializedByFields && info.method("writeReplace", "()Ljava/lang/Object;") == null) {
+            addWriteReplace();
+        }
         if (concrete) {
             addNewHollow();
         }
@@ -645,6 +648,23 @@ final class PersistentMembersAdder extends ClassVisitor {
         mv.visitVarInsn(Opcodes.ALOAD, 1);
         mv.visitMethodInsn(Opcodes.INVOKEVIRTUAL, "java/io/ObjectOutputStream", "defaultWriteObject", "()V", false);
         mv.visitInsn(Opcodes.RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+    }
+
+    /**
+     * A class extending a JDK collection or map: the JDK class's {@code writeObject} runs before
+     * the class's own (super-classes first) and reads its contents directly, so the object is
+     * filled earlier, in {@code writeReplace}, which Java serialization calls before any of them.
+     * It returns the object itself: nothing is replaced. Private and synthetic, as above.
+     */
+    private void addWriteReplace() {
+        MethodVisitor mv = super.visitMethod(Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC, "writeReplace",
+                "()Ljava/lang/Object;", null, null);
+        mv.visitCode();
+        emitBeforeSerialization(mv);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitInsn(Opcodes.ARETURN);
         mv.visitMaxs(0, 0);
         mv.visitEnd();
     }
