@@ -1,0 +1,155 @@
+package io.perpetua.runtime;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.ListIterator;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The wrapped iterators and views of a class extending a JDK collection or map: each way of
+ * changing the owner through them marks it (the write check's slow path runs once), and each way
+ * of reading through them marks nothing. The owner is a clean object whose handle counts the
+ * write checks that reach it.
+ */
+class InheritedViewsTest {
+
+    /** A clean persistent object whose handle counts the writes it is told of. */
+    private static final class Owner implements Persistent {
+        byte state = ObjectState.CLEAN;
+        int writes;
+        private final ObjectHandle handle = new ObjectHandle(this, 1, null) {
+            @Override
+            protected void load(Persistent object) {
+                throw new AssertionError("a clean object is not loaded");
+            }
+
+            @Override
+            protected void beforeWrite(Persistent object) {
+                writes++;
+                state = ObjectState.DIRTY;
+            }
+
+            @Override
+            protected void materialize(Persistent object, Object marker) {
+            }
+        };
+
+        /** Back to clean, as after a commit. */
+        void committed() {
+            state = ObjectState.CLEAN;
+        }
+
+        @Override public byte $perpetua$state() { return state; }
+        @Override public void $perpetua$state(byte s) { state = s; }
+        @Override public ObjectHandle $perpetua$handle() { return handle; }
+        @Override public void $perpetua$handle(ObjectHandle h) { }
+        @Override public void $perpetua$write(RecordWriter out) { }
+        @Override public void $perpetua$read(RecordReader in) { }
+    }
+
+    private static Map<String, Integer> map() {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        m.put("a", 1);
+        m.put("b", 2);
+        m.put("c", 3);
+        return m;
+    }
+
+    /** Runs {@code use} on a fresh owner's view of a fresh map; returns how many writes reached the owner. */
+    private static int writes(Consumer<Map<String, Integer>> use) {
+        Owner o = new Owner();
+        Map<String, Integer> m = map();
+        Map<String, Integer> viewed = new java.util.AbstractMap<>() {
+            @Override
+            public Set<Entry<String, Integer>> entrySet() {
+                return InheritedViews.entrySet(o, m.entrySet());
+            }
+
+            @Override
+            public Set<String> keySet() {
+                return InheritedViews.set(o, m.keySet());
+            }
+
+            @Override
+            public Collection<Integer> values() {
+                return InheritedViews.collection(o, m.values());
+            }
+        };
+        use.accept(viewed);
+        return o.writes;
+    }
+
+    @Test
+    void readingThroughTheViewsMarksNothing() {
+        List<Consumer<Map<String, Integer>>> reads = List.of(
+                m -> m.keySet().forEach(k -> { }),
+                m -> m.entrySet().iterator().forEachRemaining(e -> e.getValue()),
+                m -> m.entrySet().forEach(Map.Entry::getKey),
+                m -> m.values().stream().mapToInt(Integer::intValue).sum(),
+                m -> assertEquals(Set.of("a", "b", "c"), m.keySet()),
+                m -> assertEquals(map().entrySet(), m.entrySet()),
+                m -> assertEquals(map().entrySet().hashCode(), m.entrySet().hashCode()),
+                m -> assertEquals("[a, b, c]", m.keySet().toString()),
+                m -> assertTrue(m.entrySet().contains(Map.entry("a", 1))),
+                m -> m.values().toArray(new Integer[0]),
+                m -> m.entrySet().toArray(),
+                m -> { for (Map.Entry<String, Integer> e : m.entrySet()) { e.getKey(); } });
+        for (int i = 0; i < reads.size(); i++) {
+            assertEquals(0, writes(reads.get(i)), "read " + i);
+        }
+    }
+
+    @Test
+    void everyChangeThroughTheViewsMarksTheOwner() {
+        List<Consumer<Map<String, Integer>>> changes = List.of(
+                m -> m.keySet().remove("a"),
+                m -> m.keySet().removeIf(k -> k.equals("b")),
+                m -> m.keySet().retainAll(Set.of("a")),
+                m -> m.keySet().removeAll(Set.of("a")),
+                m -> m.keySet().clear(),
+                m -> m.values().remove(2),
+                m -> m.entrySet().remove(Map.entry("a", 1)),
+                m -> { Iterator<String> it = m.keySet().iterator(); it.next(); it.remove(); },
+                m -> { Iterator<Map.Entry<String, Integer>> it = m.entrySet().iterator(); it.next(); it.remove(); },
+                m -> m.entrySet().iterator().next().setValue(9),
+                m -> m.entrySet().forEach(e -> e.setValue(e.getValue() + 1)),
+                m -> m.entrySet().iterator().forEachRemaining(e -> e.setValue(0)),
+                m -> ((Map.Entry<String, Integer>) m.entrySet().toArray(new Map.Entry[0])[1]).setValue(5));
+        for (int i = 0; i < changes.size(); i++) {
+            assertEquals(1, writes(changes.get(i)), "change " + i); // once: the owner is dirty after the first
+        }
+    }
+
+    @Test
+    void aListIteratorMarksTheOwnerOnRemoveSetAndAdd() {
+        List<String> list = new ArrayList<>(List.of("a", "b"));
+        Owner o = new Owner();
+        ListIterator<String> it = InheritedViews.listIterator(o, list.listIterator());
+        assertEquals("a", it.next());
+        assertTrue(it.hasPrevious());
+        assertEquals(0, o.writes, "reads mark nothing");
+        it.set("A");
+        assertEquals(1, o.writes);
+        o.committed();
+        it.add("x");
+        assertEquals(2, o.writes);
+        o.committed();
+        it.next();
+        it.remove();
+        assertEquals(3, o.writes);
+        assertEquals(List.of("A", "x"), list);
+        Iterator<String> plain = InheritedViews.iterator(o, list.iterator());
+        plain.forEachRemaining(s -> { });
+        assertEquals(3, o.writes, "reading marks nothing");
+    }
+}
