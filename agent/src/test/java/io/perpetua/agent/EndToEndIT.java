@@ -460,7 +460,18 @@ class EndToEndIT {
                     static class ByLength extends TreeSet<String> {
                         ByLength() { super(Comparator.comparing(String::length)); }
                     }
-                    static class Root { Tags tags; Index index; Recent recent; Sorted sorted; Queue queue; }
+                    static class Pending extends PriorityQueue<Integer> { }
+                    static class History extends Stack<String> { }
+                    static class Listeners extends java.util.concurrent.CopyOnWriteArrayList<String> { }
+                    static class Counts extends java.util.concurrent.ConcurrentHashMap<String, Integer> { }
+                    static class Root {
+                        Tags tags; Index index; Recent recent; Sorted sorted; Queue queue;
+                        Pending pending; History history; Listeners listeners; Counts counts;
+                    }
+                    static String more(Root r) {
+                        return r.pending.peek() + "/" + r.pending.size() + " " + r.history + " " + r.listeners + " "
+                                + new TreeMap<>(r.counts);
+                    }
                     static String show(Root r) {
                         return r.tags + " " + r.tags.owner + " " + r.index + " " + r.index.version + " " + r.recent + " "
                                 + r.sorted + " " + r.queue;
@@ -484,6 +495,14 @@ class EndToEndIT {
                                 r.queue = new Queue();
                                 r.queue.add("q1");
                                 r.queue.add("q2");
+                                r.pending = new Pending();
+                                r.pending.addAll(List.of(5, 1, 3));
+                                r.history = new History();
+                                r.history.push("h1");
+                                r.listeners = new Listeners();
+                                r.listeners.add("l1");
+                                r.counts = new Counts();
+                                r.counts.put("k", 1);
                                 store.inTransaction(() -> store.persist(r, "r"));
                                 try {
                                     store.inTransaction(() -> store.persist(new ByLength(), "byLength"));
@@ -496,12 +515,17 @@ class EndToEndIT {
                             long read = store.statistics().recordsRead();
                             System.out.println("tags " + r.tags.size() + " read " + (store.statistics().recordsRead() - read));
                             System.out.println("stored " + show(r));
+                            System.out.println("more stored " + more(r));
                             store.inTransaction(() -> {
                                 r.tags.add("C");
                                 r.index.put("y", new Item("y"));
                                 r.recent.put("d", 4); // removeEldestEntry, after the reload, drops b
                                 r.sorted.add("a");
                                 r.queue.poll();
+                                r.pending.poll();
+                                r.history.push("h2");
+                                r.listeners.add("l2");
+                                r.counts.merge("k", 1, Integer::sum);
                             });
                             store.beginTransaction();
                             r.tags.clear();
@@ -529,6 +553,7 @@ class EndToEndIT {
                         }
                         try (PersistentStore store = PersistentStore.open(args[0])) {
                             System.out.println("reopened " + show(store.fetch("r", Root.class)));
+                            System.out.println("more reopened " + more(store.fetch("r", Root.class)));
                         }
                         try (PersistentStore store = PersistentStore.open(args[0])) {
                             Tags hollow = store.fetch("r", Root.class).tags; // serialized before any touch
@@ -559,6 +584,8 @@ class EndToEndIT {
         assertTrue(out.contains("written by changes through views 2"), out); // Tags and Index (new items are satellites)
         assertTrue(out.contains("reopened [b, c] me {x=x!, y=y!} 3 {c=3, d=4} [a, y, z] [q2]"), out);
         assertTrue(out.contains("serialized [b, c] me"), out); // ArrayList's writeObject runs first: filled before it
+        assertTrue(out.contains("more stored 1/3 [h1] [l1] {k=1}"), out);
+        assertTrue(out.contains("more reopened 3/2 [h1, h2] [l1, l2] {k=2}"), out);
 
     }
 

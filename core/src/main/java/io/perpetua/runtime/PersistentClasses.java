@@ -94,8 +94,10 @@ public final class PersistentClasses {
      */
     private static final java.util.Set<Class<?>> INHERITED_CONTAINERS = java.util.Set.of(java.util.ArrayList.class,
             java.util.LinkedList.class, java.util.ArrayDeque.class, java.util.HashSet.class,
-            java.util.LinkedHashSet.class, java.util.TreeSet.class, java.util.HashMap.class,
-            java.util.LinkedHashMap.class, java.util.TreeMap.class);
+            java.util.LinkedHashSet.class, java.util.TreeSet.class, java.util.PriorityQueue.class,
+            java.util.Vector.class, java.util.Stack.class, java.util.concurrent.CopyOnWriteArrayList.class,
+            java.util.HashMap.class, java.util.LinkedHashMap.class, java.util.TreeMap.class,
+            java.util.concurrent.ConcurrentHashMap.class);
 
     /** The name under which a record lays out the contents of an inherited JDK collection or map. */
     public static final String CONTENTS = "$perpetua$contents";

@@ -70,8 +70,15 @@ final class InheritedContainer {
         collection("java/util/HashSet", "add", true);
         collection("java/util/LinkedHashSet", "add", true);
         collection("java/util/TreeSet", "add", false); // its toArray iterates through methods of the object
-        for (String map : new String[] {"java/util/HashMap", "java/util/LinkedHashMap", "java/util/TreeMap"}) {
-            SUPPORTED.put(map, new InheritedContainer(map, true, "put", false));
+        collection("java/util/PriorityQueue", "offer", true); // its add calls offer
+        collection("java/util/concurrent/CopyOnWriteArrayList", "add", true);
+        for (String vector : new String[] {"java/util/Vector", "java/util/Stack"}) {
+            // Vector.clear() calls removeAllElements(), which the class overrides
+            SUPPORTED.put(vector, new InheritedContainer(vector, false, "add", true, "removeAllElements"));
+        }
+        for (String map : new String[] {"java/util/HashMap", "java/util/LinkedHashMap", "java/util/TreeMap",
+                "java/util/concurrent/ConcurrentHashMap"}) {
+            SUPPORTED.put(map, new InheritedContainer(map, true, "put", false, "clear"));
         }
     }
 
@@ -83,16 +90,23 @@ final class InheritedContainer {
     private final String add;
     /** Whether the JDK class's own {@code toArray} gives its elements without calling methods of the object. */
     private final boolean ownToArray;
+    /**
+     * The method that empties it without calling other methods of the object: an abort's
+     * defaults empty a filled object through the fill, and a method of the object's own would
+     * reach its check then.
+     */
+    private final String clear;
 
-    private InheritedContainer(String jdkClass, boolean map, String add, boolean ownToArray) {
+    private InheritedContainer(String jdkClass, boolean map, String add, boolean ownToArray, String clear) {
         this.jdkClass = jdkClass;
         this.map = map;
         this.add = add;
         this.ownToArray = ownToArray;
+        this.clear = clear;
     }
 
     private static void collection(String name, String add, boolean ownToArray) {
-        SUPPORTED.put(name, new InheritedContainer(name, false, add, ownToArray));
+        SUPPORTED.put(name, new InheritedContainer(name, false, add, ownToArray, "clear"));
     }
 
     /** @return the container a class extending {@code superName} inherits, or null if it is not one of them */
@@ -117,9 +131,10 @@ final class InheritedContainer {
                     + " store would not have (it is fixed when the object is made, and the object is made empty by"
                     + " the no-argument constructor); keep a LinkedHashMap in a field instead";
         }
-        if ((jdkClass.equals("java/util/TreeMap") || jdkClass.equals("java/util/TreeSet"))
-                && (descriptor.equals("(Ljava/util/Comparator;)V") || descriptor.equals("(Ljava/util/SortedMap;)V")
-                || descriptor.equals("(Ljava/util/SortedSet;)V"))) {
+        boolean sorted = jdkClass.equals("java/util/TreeMap") || jdkClass.equals("java/util/TreeSet")
+                || jdkClass.equals("java/util/PriorityQueue");
+        if (sorted && (descriptor.contains("Ljava/util/Comparator;") || descriptor.equals("(Ljava/util/SortedMap;)V")
+                || descriptor.equals("(Ljava/util/SortedSet;)V") || descriptor.equals("(Ljava/util/PriorityQueue;)V"))) {
             return "it passes a comparator to " + jdkClass.substring(jdkClass.lastIndexOf('/') + 1) + "'s constructor,"
                     + " which an object read back from the store would not have (it is fixed when the object is made,"
                     + " and the object is made empty by the no-argument constructor); keep a sorted collection in a field"
@@ -161,7 +176,7 @@ final class InheritedContainer {
     void addFill(MethodVisitor mv) {
         mv.visitCode();
         mv.visitVarInsn(Opcodes.ALOAD, 0);
-        mv.visitMethodInsn(Opcodes.INVOKESPECIAL, jdkClass, "clear", "()V", false);
+        mv.visitMethodInsn(Opcodes.INVOKESPECIAL, jdkClass, clear, "()V", false);
         Label start = new Label();
         mv.visitVarInsn(Opcodes.ALOAD, 1);
         mv.visitTypeInsn(Opcodes.INSTANCEOF, "[Ljava/lang/Object;");
@@ -189,7 +204,7 @@ final class InheritedContainer {
             mv.visitMethodInsn(Opcodes.INVOKESPECIAL, jdkClass, add,
                     "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;", false);
             mv.visitInsn(Opcodes.POP);
-        } else if (add.equals("addLast")) {
+        } else if (add.equals("addLast")) { // ArrayDeque's returns nothing
             mv.visitMethodInsn(Opcodes.INVOKESPECIAL, jdkClass, add, "(Ljava/lang/Object;)V", false);
         } else {
             mv.visitMethodInsn(Opcodes.INVOKESPECIAL, jdkClass, add, "(Ljava/lang/Object;)Z", false);
@@ -281,12 +296,15 @@ final class InheritedContainer {
      */
     Map<String, ClassInfo.Member> inheritedMethods(TypeResolver resolver) {
         Map<String, ClassInfo.Member> found = new LinkedHashMap<>();
+        Set<String> declared = new HashSet<>(); // by any class of the chain: the most specific one decides
         ArrayDeque<String> interfaces = new ArrayDeque<>();
         for (String c = jdkClass; c != null; ) {
             ClassInfo info = resolver.require(c, "the methods an application class inherits from " + jdkClass);
             for (ClassInfo.Member m : info.methods) {
-                if (overridable(m.access()) && !m.name().startsWith("<") && !m.name().equals("finalize")) {
-                    found.putIfAbsent(m.name() + m.descriptor(), m);
+                // a final one (PriorityQueue.spliterator) hides the same method above it from overriding
+                if (declared.add(m.name() + m.descriptor()) && overridable(m.access()) && !m.name().startsWith("<")
+                        && !m.name().equals("finalize")) {
+                    found.put(m.name() + m.descriptor(), m);
                 }
             }
             interfaces.addAll(info.interfaces);
@@ -300,7 +318,8 @@ final class InheritedContainer {
             }
             ClassInfo info = resolver.require(i, "the methods an application class inherits from " + jdkClass);
             for (ClassInfo.Member m : info.methods) {
-                if (overridable(m.access()) && (m.access() & Opcodes.ACC_ABSTRACT) == 0) {
+                if (overridable(m.access()) && (m.access() & Opcodes.ACC_ABSTRACT) == 0
+                        && !declared.contains(m.name() + m.descriptor())) {
                     found.putIfAbsent(m.name() + m.descriptor(), m);
                 }
             }

@@ -88,23 +88,34 @@ final class MiniStore {
     }
 
     private final class Handle extends ObjectHandle {
+        /** While its fill runs: a class extending a JDK collection may be called back meanwhile, as the kernel allows. */
+        private boolean filling;
+
         Handle(Object referent, long id) {
             super(referent, id, null);
         }
 
         @Override
         protected void load(Persistent object) {
-            if (object.$perpetua$state() != ObjectState.HOLLOW) {
+            if (object.$perpetua$state() != ObjectState.HOLLOW || filling) {
                 return;
             }
             loaded.add(id());
-            object.$perpetua$read(new Reader(records.get(id())));
+            filling = true;
+            try {
+                object.$perpetua$read(new Reader(records.get(id())));
+            } finally {
+                filling = false;
+            }
             object.$perpetua$state(ObjectState.CLEAN);
         }
 
         @Override
         protected void beforeWrite(Persistent object) {
             load(object);
+            if (object.$perpetua$state() == ObjectState.HOLLOW) {
+                return; // called back during its fill
+            }
             dirtied.add(id());
             object.$perpetua$state(ObjectState.DIRTY);
         }
