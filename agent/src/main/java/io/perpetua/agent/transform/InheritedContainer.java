@@ -26,10 +26,12 @@ import java.util.Set;
  *       {@code INVOKESPECIAL}, after the class's own fields are set: the JDK's adding may call
  *       back into the class (a {@code LinkedHashMap}'s {@code removeEldestEntry}), which then
  *       sees them. The kernel lets such a call touch the object while it is being filled.</li>
- *   <li>An inherited method that cannot change the contents gets the read check; any other (a
- *       mutator, an iterator, a view, through which the program may change it) the write check,
- *       which marks the object dirty. In the class's own code, a {@code super.m(...)} call of such
- *       a method gets the write check before it.</li>
+ *   <li>An inherited method that cannot change the contents gets the read check; so does one
+ *       that returns an iterator or a main view, which comes back wrapped so that a change made
+ *       through it marks the object dirty ({@code InheritedViews}); any other (a mutator, another
+ *       view) gets the write check, which marks the object dirty. In the class's own code, a
+ *       {@code super.m(...)} call of a method that is not read-only gets the write check before
+ *       it.</li>
  * </ul>
  * Immutable.
  */
@@ -143,11 +145,21 @@ final class InheritedContainer {
         return null;
     }
 
-    /** Pushes the contents as an {@code Object[]}; self in local 0. */
-    void emitContents(MethodVisitor mv) {
+    /**
+     * Pushes the contents as an {@code Object[]}; self in local 0.
+     *
+     * @param jdk the JDK class as the running JDK declares it
+     */
+    void emitContents(MethodVisitor mv, ClassInfo jdk) {
         mv.visitVarInsn(Opcodes.ALOAD, 0);
         if (map) {
-            mv.visitMethodInsn(Opcodes.INVOKESPECIAL, jdkClass, "entrySet", "()Ljava/util/Set;", false);
+            if (jdk.method("sequencedEntrySet", "()Ljava/util/SequencedSet;") != null) {
+                // from Java 21, LinkedHashMap.entrySet() returns it through a virtual call: to the override
+                mv.visitMethodInsn(Opcodes.INVOKESPECIAL, jdkClass, "sequencedEntrySet", "()Ljava/util/SequencedSet;",
+                        false);
+            } else {
+                mv.visitMethodInsn(Opcodes.INVOKESPECIAL, jdkClass, "entrySet", "()Ljava/util/Set;", false);
+            }
             mv.visitMethodInsn(Opcodes.INVOKEINTERFACE, "java/util/Set", "iterator", "()Ljava/util/Iterator;", true);
             mv.visitVarInsn(Opcodes.ALOAD, 0);
             mv.visitMethodInsn(Opcodes.INVOKESPECIAL, jdkClass, "size", "()I", false);

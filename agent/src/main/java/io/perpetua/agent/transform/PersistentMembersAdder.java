@@ -490,7 +490,7 @@ final class PersistentMembersAdder extends ClassVisitor {
         }
         if (inherited != null) {
             w.visitVarInsn(Opcodes.ALOAD, 1);
-            inherited.emitContents(w);
+            inherited.emitContents(w, resolver.require(inherited.jdkClass, "the contents " + className + " inherits"));
             w.visitMethodInsn(Opcodes.INVOKEINTERFACE, Protocol.RECORD_WRITER, "writeObject", "(Ljava/lang/Object;)V", true);
         }
         w.visitInsn(Opcodes.RETURN);
