@@ -35,6 +35,11 @@ final class AppClasses implements RandomProgram.Classes {
     }
 
     @Override
+    public List<Object> newAppList() {
+        return new Items();
+    }
+
+    @Override
     public Object newNode(String name, int value) {
         Node n = new Node(name, value);
         n.visits = 1;

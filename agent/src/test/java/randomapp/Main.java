@@ -28,7 +28,7 @@ public final class Main {
         long last = Long.parseLong(args[3]);
         int operations = Integer.parseInt(args[4]);
         RandomProgram.Faults faults = args.length > 5 && args[5].equals("faults") ? FlakyBackendProvider.FAULTS : null;
-        System.out.println("rewritten=" + (new Node("probe", 0) instanceof Persistent));
+        System.out.println("rewritten=" + (new Node("probe", 0) instanceof Persistent && (Object) new Items() instanceof Persistent));
         AtomicInteger stores = new AtomicInteger();
         for (long seed = first; seed <= last; seed++) {
             try {
@@ -41,5 +41,6 @@ public final class Main {
             }
             System.out.println("seed " + seed + " ok");
         }
+        System.out.println("items made " + (Items.MADE.get() - 1)); // the probe above was one
     }
 }

@@ -25,7 +25,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * run on plain classes ({@code randomapp}) that the real {@code -javaagent} rewrites as they load,
  * on stores on disk, in a forked JVM: what core's {@code RandomOperationsTest} checks with
  * hand-written classes and the in-memory store, here through the generated accessors (field
- * accesses redirected, lazy array fields, a final field, a transient one), the generated codecs
+ * accesses redirected, lazy array fields, a final field, a transient one, a list class extending
+ * {@code ArrayList}), the generated codecs
  * and the real backends; one run with a backend that fails reads and commits at random points
  * ({@code faults}). {@code -Dperpetua.random.seeds=N} and {@code -Dperpetua.random.operations=N}
  * (given to Maven) run more.
@@ -51,5 +52,8 @@ class RandomProgramsIT {
         for (long seed = firstSeed; seed <= lastSeed; seed++) {
             assertTrue(run.out().contains("seed " + seed + " ok\n"), run::toString);
         }
+        // some of the programs' lists were of randomapp.Items, an application class extending ArrayList
+        java.util.regex.Matcher items = java.util.regex.Pattern.compile("items made (\\d+)").matcher(run.out());
+        assertTrue(items.find() && Integer.parseInt(items.group(1)) > 0, run::toString);
     }
 }

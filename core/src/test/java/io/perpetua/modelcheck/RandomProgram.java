@@ -82,6 +82,14 @@ public final class RandomProgram {
 
         /** Writes a field the way the application does. */
         void write(Object object, String field, Object value);
+
+        /**
+         * @return a new, empty list of an application class that extends {@code ArrayList}, to
+         *         stand for some of the program's array lists; null if there is none (the default)
+         */
+        default List<Object> newAppList() {
+            return null;
+        }
     }
 
     /**
@@ -796,7 +804,8 @@ public final class RandomProgram {
 
     private Pair newList(boolean nodesOnly, int depth) {
         int kind = random.nextInt(10);
-        List<Object> real = kind < 6 ? new ArrayList<>() : new LinkedList<>();
+        List<Object> app = kind == 5 ? classes.newAppList() : null; // draws nothing: the same sequence either way
+        List<Object> real = app != null ? app : kind < 6 ? new ArrayList<>() : new LinkedList<>();
         List<Object> shadows = new ArrayList<>();
         for (int i = random.nextInt(4); i > 0; i--) {
             Pair e = nodesOnly ? (depth > 0 ? nodeOrNull() : existingOr(classes.node(), false, () -> Pair.NULL))
