@@ -447,9 +447,11 @@ final class ClassRegistry {
                     markers.add(marker);
                 }
             }
-            if (level == levels.get(0) && PersistentClasses.inheritedContainer(type) != null) {
+            Class<?> inherited = level == levels.get(0) ? PersistentClasses.inheritedContainer(type) : null;
+            if (inherited != null) {
                 // the contents of the JDK collection or map the class extends, after its own fields
-                fields.add(new ClassDescriptor.Field(level.getName(), PersistentClasses.CONTENTS, 'L'));
+                fields.add(new ClassDescriptor.Field(level.getName(), java.util.Map.class.isAssignableFrom(inherited)
+                        ? PersistentClasses.ENTRIES : PersistentClasses.ELEMENTS, 'L'));
                 leaf = false;
                 markers.add(null);
             }

@@ -1,6 +1,7 @@
 package io.perpetua.kernel;
 
 import io.perpetua.IncompatibleClassChangeException;
+import io.perpetua.runtime.PersistentClasses;
 
 import java.util.HashMap;
 import java.util.Map;
@@ -55,6 +56,16 @@ final class LayoutEvolution {
                     source[i] = j;
                     taken[j] = true;
                 }
+            }
+        }
+        for (int j = 0; j < storedNames.length; j++) {
+            String name = stored.fields.get(j).name();
+            if (!taken[j] && (name.equals(PersistentClasses.ELEMENTS) || name.equals(PersistentClasses.ENTRIES))) {
+                // dropping it, as a removed field is, would lose what the object held
+                throw new IncompatibleClassChangeException(stored.fields.get(j).owner(), name, "it holds the "
+                        + (name.equals(PersistentClasses.ELEMENTS) ? "elements of the JDK collection" : "keys and values of"
+                        + " the JDK map") + " the class extended, and the class now extends "
+                        + (name.equals(PersistentClasses.ELEMENTS) ? "no collection" : "no map"));
             }
         }
         return source;

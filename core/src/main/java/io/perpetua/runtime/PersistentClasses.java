@@ -90,7 +90,8 @@ public final class PersistentClasses {
      * The JDK collections and maps an application class may extend and stay persistent-capable
      * (the agent's {@code InheritedContainer} lists the same, by internal name). Such a class's
      * top-most rewritten level stores the contents as one more value, after its own fields:
-     * an {@code Object[]} ({@link InheritedContents}), laid out as the field {@link #CONTENTS}.
+     * an {@code Object[]} ({@link InheritedContents}), laid out as the field {@link #ELEMENTS}
+     * or {@link #ENTRIES}.
      */
     private static final java.util.Set<Class<?>> INHERITED_CONTAINERS = java.util.Set.of(java.util.ArrayList.class,
             java.util.LinkedList.class, java.util.ArrayDeque.class, java.util.HashSet.class,
@@ -99,8 +100,13 @@ public final class PersistentClasses {
             java.util.HashMap.class, java.util.LinkedHashMap.class, java.util.TreeMap.class,
             java.util.concurrent.ConcurrentHashMap.class);
 
-    /** The name under which a record lays out the contents of an inherited JDK collection or map. */
-    public static final String CONTENTS = "$perpetua$contents";
+    /**
+     * The names under which a record lays out the contents of an inherited JDK collection (its
+     * elements) or map (its keys and values in turn): different, so that a class that changes
+     * from extending one to extending the other is an incompatible change, not a misreading.
+     */
+    public static final String ELEMENTS = "$perpetua$elements";
+    public static final String ENTRIES = "$perpetua$entries";
 
     /**
      * @param type a class, not null

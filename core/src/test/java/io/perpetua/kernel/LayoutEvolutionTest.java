@@ -18,6 +18,7 @@ import java.util.Map;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * How a record written under an older layout is matched to the class's current fields
@@ -98,6 +99,30 @@ class LayoutEvolutionTest {
                 () -> decoder(body).evolved(stored, current));
         assertEquals("Base", e.className());
         assertEquals("a", e.fieldName());
+    }
+
+    /**
+     * The contents a class extending a JDK collection stored have nowhere to go once it extends
+     * none, or a map: an error naming them, not a loss (a removed field is dropped) or a misreading.
+     */
+    @Test
+    void storedContentsOfAJdkCollectionTheClassNoLongerExtendsAreAnError() {
+        ClassDescriptor stored = descriptor(List.of(new Field("Tags", "owner", 'I'),
+                new Field("Tags", io.perpetua.runtime.PersistentClasses.ELEMENTS, 'I')));
+        ByteOut body = new ByteOut(8);
+        body.writeSignedVarInt(1);
+        body.writeSignedVarInt(2);
+        for (List<Field> now : List.of(List.of(new Field("Tags", "owner", 'I')), List.of(new Field("Tags", "owner", 'I'),
+                new Field("Tags", io.perpetua.runtime.PersistentClasses.ENTRIES, 'I')))) {
+            IncompatibleClassChangeException e = assertThrows(IncompatibleClassChangeException.class,
+                    () -> decoder(body).evolved(stored, descriptor(now)));
+            assertEquals("Tags", e.className());
+            assertEquals(io.perpetua.runtime.PersistentClasses.ELEMENTS, e.fieldName());
+            assertTrue(e.getMessage().contains("now extends no collection"), e.getMessage());
+        }
+        // from one collection to another (ArrayList to LinkedList), the contents are kept
+        assertEquals(List.of(2), served(List.of(f("Tags", io.perpetua.runtime.PersistentClasses.ELEMENTS, 2)),
+                List.of(f("Tags", io.perpetua.runtime.PersistentClasses.ELEMENTS))));
     }
 
     /** A stored int field with its value. */
