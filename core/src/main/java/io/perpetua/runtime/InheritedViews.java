@@ -2,11 +2,14 @@ package io.perpetua.runtime;
 
 import java.util.AbstractCollection;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.Iterator;
 import java.util.ListIterator;
 import java.util.Map;
+import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.Set;
+import java.util.SortedSet;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 
@@ -14,10 +17,11 @@ import java.util.function.Predicate;
  * The iterators and views a rewritten class that extends a JDK collection or map
  * ({@link PersistentClasses#inheritedContainer}) hands out: the JDK's own, wrapped so that a
  * change made through them ({@code remove}, {@code set}, {@code add}, an entry's
- * {@code setValue}) marks the object dirty first, while reading through them marks nothing. So
- * a {@code for} loop over such an object, or its {@code toString}, does not make the next commit
- * write it. The generated overrides of {@code iterator()}, {@code listIterator()},
- * {@code keySet()}, {@code values()} and {@code entrySet()} call these after the read check.
+ * {@code setValue}, a {@code pollFirst}) marks the object dirty first, while reading through them
+ * marks nothing. So a {@code for} loop over such an object, or its {@code toString}, does not
+ * make the next commit write it. The generated overrides of {@code iterator()},
+ * {@code listIterator()}, {@code keySet()}, {@code values()}, {@code entrySet()} and the
+ * navigable key and descending sets call these after the read check.
  * A wrapper is a new object each call; equality, hash code and string form are the view's.
  * Not thread-safe, like the views they wrap.
  */
@@ -66,6 +70,15 @@ public final class InheritedViews {
      */
     public static <E> Set<E> set(Persistent owner, Set<E> view) {
         return new CheckedSet<>(owner, view);
+    }
+
+    /**
+     * @param owner the sorted map or set the view shows, not null
+     * @param view a JDK navigable set view (a sorted map's key set, a sorted set's descending set), not null
+     * @return the view, whose changes (and those of the views it gives) mark the owner dirty first
+     */
+    public static <E> NavigableSet<E> navigableSet(Persistent owner, NavigableSet<E> view) {
+        return new CheckedNavigableSet<>(owner, view);
     }
 
     /**
@@ -255,6 +268,103 @@ public final class InheritedViews {
         @Override
         public int hashCode() {
             return view.hashCode();
+        }
+    }
+
+    /** A navigable set: its own views and descending iterator are checked too; {@code pollFirst} and {@code pollLast} change it. */
+    private static final class CheckedNavigableSet<E> extends CheckedSet<E> implements NavigableSet<E> {
+        private final NavigableSet<E> nav;
+
+        CheckedNavigableSet(Persistent owner, NavigableSet<E> view) {
+            super(owner, view);
+            this.nav = view;
+        }
+
+        @Override
+        public E lower(E e) {
+            return nav.lower(e);
+        }
+
+        @Override
+        public E floor(E e) {
+            return nav.floor(e);
+        }
+
+        @Override
+        public E ceiling(E e) {
+            return nav.ceiling(e);
+        }
+
+        @Override
+        public E higher(E e) {
+            return nav.higher(e);
+        }
+
+        @Override
+        public E pollFirst() {
+            changing(owner);
+            return nav.pollFirst();
+        }
+
+        @Override
+        public E pollLast() {
+            changing(owner);
+            return nav.pollLast();
+        }
+
+        @Override
+        public NavigableSet<E> descendingSet() {
+            return new CheckedNavigableSet<>(owner, nav.descendingSet());
+        }
+
+        @Override
+        public Iterator<E> descendingIterator() {
+            return new CheckedIterator<>(owner, nav.descendingIterator());
+        }
+
+        @Override
+        public NavigableSet<E> subSet(E from, boolean fromInclusive, E to, boolean toInclusive) {
+            return new CheckedNavigableSet<>(owner, nav.subSet(from, fromInclusive, to, toInclusive));
+        }
+
+        @Override
+        public NavigableSet<E> headSet(E to, boolean inclusive) {
+            return new CheckedNavigableSet<>(owner, nav.headSet(to, inclusive));
+        }
+
+        @Override
+        public NavigableSet<E> tailSet(E from, boolean inclusive) {
+            return new CheckedNavigableSet<>(owner, nav.tailSet(from, inclusive));
+        }
+
+        @Override
+        public SortedSet<E> subSet(E from, E to) {
+            return subSet(from, true, to, false);
+        }
+
+        @Override
+        public SortedSet<E> headSet(E to) {
+            return headSet(to, false);
+        }
+
+        @Override
+        public SortedSet<E> tailSet(E from) {
+            return tailSet(from, true);
+        }
+
+        @Override
+        public Comparator<? super E> comparator() {
+            return nav.comparator();
+        }
+
+        @Override
+        public E first() {
+            return nav.first();
+        }
+
+        @Override
+        public E last() {
+            return nav.last();
         }
     }
 

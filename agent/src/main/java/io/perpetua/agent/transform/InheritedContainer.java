@@ -51,8 +51,9 @@ final class InheritedContainer {
     /**
      * The iterators and views an override hands out wrapped (after the read check), by name and
      * descriptor: the {@code InheritedViews} method that wraps it. Reading through them marks
-     * nothing; a change made through them marks the object dirty first. A sorted map's key set
-     * is left out (it is a {@code NavigableSet}, which the wrapper is not): it gets the write check.
+     * nothing; a change made through them marks the object dirty first. A {@code TreeMap}'s key
+     * set is its navigable key set, wrapped as one. Not its descending key set: the JDK makes it
+     * from {@code descendingMap()}, a view that gets the write check.
      */
     private static final Map<String, String> VIEWS = Map.of(
             "iterator()Ljava/util/Iterator;", "iterator",
@@ -61,7 +62,9 @@ final class InheritedContainer {
             "listIterator(I)Ljava/util/ListIterator;", "listIterator",
             "values()Ljava/util/Collection;", "collection",
             "keySet()Ljava/util/Set;", "set",
-            "entrySet()Ljava/util/Set;", "entrySet");
+            "entrySet()Ljava/util/Set;", "entrySet",
+            "navigableKeySet()Ljava/util/NavigableSet;", "navigableSet",
+            "descendingSet()Ljava/util/NavigableSet;", "navigableSet");
 
     private static final Map<String, InheritedContainer> SUPPORTED = new LinkedHashMap<>();
 
@@ -263,6 +266,11 @@ final class InheritedContainer {
             // view through a virtual call, which would reach the override of that (a write check)
             target = sequenced.name();
             targetDescriptor = sequenced.descriptor();
+        } else if (name.equals("keySet") && jdkClass.equals("java/util/TreeMap")) {
+            // TreeMap's keySet() returns navigableKeySet() through a virtual call, likewise
+            target = "navigableKeySet";
+            targetDescriptor = "()Ljava/util/NavigableSet;";
+            view = "navigableSet";
         }
         String check = view != null || READ_ONLY.contains(name) ? Protocol.RESIDENT : Protocol.WRITING;
         mv.visitCode();
@@ -276,7 +284,8 @@ final class InheritedContainer {
         }
         mv.visitMethodInsn(Opcodes.INVOKESPECIAL, jdkClass, target, targetDescriptor, false);
         if (view != null) {
-            Type returned = Type.getReturnType(descriptor);
+            // the wrapper takes and gives the override's type (a sequenced view is one), a navigable set as one
+            Type returned = Type.getReturnType(view.equals("navigableSet") ? "()Ljava/util/NavigableSet;" : descriptor);
             mv.visitVarInsn(Opcodes.ALOAD, 0);
             mv.visitInsn(Opcodes.SWAP);
             mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.INHERITED_VIEWS, view,
@@ -293,10 +302,7 @@ final class InheritedContainer {
     }
 
     /** @return the {@code InheritedViews} method that wraps what this method returns, or null */
-    private String wrapper(String name, String descriptor) {
-        if (name.equals("keySet") && jdkClass.equals("java/util/TreeMap")) {
-            return null;
-        }
+    private static String wrapper(String name, String descriptor) {
         return VIEWS.get(name + descriptor);
     }
 

@@ -122,6 +122,23 @@ class ClassShapesTest {
             if (!(original instanceof java.util.Queue)) {
                 assertEquals(original, hollow, name);
             }
+            if (hollow instanceof java.util.Map<?, ?> m) {
+                if (!(m instanceof java.util.concurrent.ConcurrentHashMap)) { // its keySet() is a KeySetView: not wrapped
+                    m.keySet().forEach(k -> { });
+                }
+                m.values().forEach(v -> { });
+                m.entrySet().iterator().next().getValue();
+            }
+            if (hollow instanceof java.util.NavigableMap<?, ?> m) {
+                @SuppressWarnings("unchecked")
+                java.util.NavigableMap<Object, Object> sorted = (java.util.NavigableMap<Object, Object>) m;
+                sorted.navigableKeySet().higher(sorted.firstKey()); // its descending and sub views are the map's own: checked as writes
+                sorted.keySet().iterator().next();
+            }
+            if (hollow instanceof java.util.NavigableSet<?> ns) {
+                ns.descendingSet().iterator().next();
+                ns.descendingIterator().next();
+            }
             assertEquals(ObjectState.CLEAN, ((Persistent) hollow).$perpetua$state(), name + ": reads mark nothing");
         }
         assertEquals(List.of(), loader.events.failed);
