@@ -1146,11 +1146,15 @@ public final class Kernel implements PersistentStore {
                     }
                 }
             }
-            copy.$perpetua$read(mine.replay());
         }
+        // transient before its fields are set: code they run on it (a LinkedHashMap subclass's
+        // removeEldestEntry, called back as its contents are put) must not take it for a copy again
         copy.$perpetua$handle(null);
         copy.$perpetua$state(ObjectState.TRANSIENT);
-        VarHandle.releaseFence(); // its fields are written before another thread can see it transient
+        if (lacking) {
+            copy.$perpetua$read(mine.replay());
+        }
+        VarHandle.releaseFence(); // its fields are written before another thread can see it
     }
 
     /**
