@@ -29,13 +29,6 @@ public final class InheritedViews {
     private InheritedViews() {
     }
 
-    /** The write check: fills the owner if hollow and marks it dirty if clean. */
-    static void changing(Persistent owner) {
-        if (owner.$perpetua$state() < 0) {
-            Residency.beforeWrite(owner);
-        }
-    }
-
     /**
      * @param owner the object the iterator iterates, not null
      * @param it its JDK iterator, not null
@@ -111,7 +104,7 @@ public final class InheritedViews {
 
         @Override
         public void remove() {
-            changing(owner);
+            Residency.beforeWrite(owner);
             it.remove();
         }
 
@@ -151,13 +144,13 @@ public final class InheritedViews {
 
         @Override
         public void set(E e) {
-            changing(owner);
+            Residency.beforeWrite(owner);
             it.set(e);
         }
 
         @Override
         public void add(E e) {
-            changing(owner);
+            Residency.beforeWrite(owner);
             it.add(e);
         }
     }
@@ -209,43 +202,43 @@ public final class InheritedViews {
 
         @Override
         public boolean add(E e) {
-            changing(owner);
+            Residency.beforeWrite(owner);
             return view.add(e);
         }
 
         @Override
         public boolean remove(Object o) {
-            changing(owner);
+            Residency.beforeWrite(owner);
             return view.remove(o);
         }
 
         @Override
         public boolean addAll(Collection<? extends E> c) {
-            changing(owner);
+            Residency.beforeWrite(owner);
             return view.addAll(c);
         }
 
         @Override
         public boolean removeAll(Collection<?> c) {
-            changing(owner);
+            Residency.beforeWrite(owner);
             return view.removeAll(c);
         }
 
         @Override
         public boolean retainAll(Collection<?> c) {
-            changing(owner);
+            Residency.beforeWrite(owner);
             return view.retainAll(c);
         }
 
         @Override
         public boolean removeIf(Predicate<? super E> filter) {
-            changing(owner);
+            Residency.beforeWrite(owner);
             return view.removeIf(filter);
         }
 
         @Override
         public void clear() {
-            changing(owner);
+            Residency.beforeWrite(owner);
             view.clear();
         }
 
@@ -302,13 +295,13 @@ public final class InheritedViews {
 
         @Override
         public E pollFirst() {
-            changing(owner);
+            Residency.beforeWrite(owner);
             return nav.pollFirst();
         }
 
         @Override
         public E pollLast() {
-            changing(owner);
+            Residency.beforeWrite(owner);
             return nav.pollLast();
         }
 
@@ -424,7 +417,7 @@ public final class InheritedViews {
 
         @Override
         public V setValue(V value) {
-            changing(owner);
+            Residency.beforeWrite(owner);
             return entry.setValue(value);
         }
 

@@ -255,7 +255,7 @@ final class InheritedContainer {
      * {@code Residency.afterClone}, as every {@code clone()} call in a rewritten class does.
      */
     void emitOverride(MethodVisitor mv, String owner, String name, String descriptor, ClassInfo jdk) {
-        String view = wrapper(name, descriptor);
+        String view = VIEWS.get(name + descriptor);
         String target = name;
         String targetDescriptor = descriptor;
         ClassInfo.Member sequenced = view == null ? null : jdk.method(
@@ -299,11 +299,6 @@ final class InheritedContainer {
         mv.visitInsn(Type.getReturnType(descriptor).getOpcode(Opcodes.IRETURN));
         mv.visitMaxs(0, 0);
         mv.visitEnd();
-    }
-
-    /** @return the {@code InheritedViews} method that wraps what this method returns, or null */
-    private static String wrapper(String name, String descriptor) {
-        return VIEWS.get(name + descriptor);
     }
 
     /**

@@ -56,8 +56,9 @@ final class PersistentMembersAdder extends ClassVisitor {
     /** Serializable and not Externalizable: Java serialization reads its fields by reflection. */
     private boolean serializedByFields;
     private boolean declaresWriteObject;
-    /** The JDK collection or map the top-most class extends, or null. */
+    /** The JDK collection or map the top-most class extends, or null; and its class file, as the running JDK has it. */
     private InheritedContainer inherited;
+    private ClassInfo inheritedJdk;
     /** Why such a class's instances cannot persist (what its constructor gives the JDK class), or null. */
     private String inheritedRefusal;
 
@@ -94,6 +95,7 @@ final class PersistentMembersAdder extends ClassVisitor {
         this.serializedByFields = refusal == null && resolver.isSubtype(name, "java/io/Serializable")
                 && !resolver.isSubtype(name, "java/io/Externalizable");
         this.inherited = topMost && refusal == null ? InheritedContainer.of(superName) : null;
+        this.inheritedJdk = inherited == null ? null : resolver.require(superName, "the JDK class " + name + " extends");
         String[] itfs = interfaces == null ? new String[0] : interfaces;
         if (topMost && !Arrays.asList(itfs).contains(Protocol.PERSISTENT)) {
             itfs = Arrays.copyOf(itfs, itfs.length + 1);
@@ -252,34 +254,30 @@ final class PersistentMembersAdder extends ClassVisitor {
         mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, Protocol.LOAD, Protocol.SLOW_PATH_DESC, false);
     }
 
-    /** {@code if (self.$perpetua$state < 0) Residency.beforeWrite(self);} with self in local 0. */
+    /** {@code if (self.$perpetua$state < 0) Residency.<slowPath>(self);} with self in local 0. */
     private void emitWriteCheck(MethodVisitor mv, String slowPath) {
-        Label writable = new Label();
-        mv.visitVarInsn(Opcodes.ALOAD, 0);
-        mv.visitFieldInsn(Opcodes.GETFIELD, className, Protocol.STATE_FIELD, Protocol.STATE_DESC);
-        mv.visitJumpInsn(Opcodes.IFGE, writable);
-        mv.visitVarInsn(Opcodes.ALOAD, 0);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, slowPath, Protocol.SLOW_PATH_DESC, false);
-        mv.visitLabel(writable);
-        mv.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
+        emitWriteCheck(mv, slowPath, Protocol.SLOW_PATH_DESC, null);
     }
 
     /**
-     * The setter's check for a transient reference field: {@code if (self.$perpetua$state < 0)
-     * Residency.beforeTransientWrite(self, self.f, value)}, which leaves the object clean when
-     * the field is stored as null before and after (a cached view written where there was none).
+     * {@code if (self.$perpetua$state < 0) Residency.<slowPath>(self, ...)}, self in local 0;
+     * {@code more}, if not null, pushes the slow path's other arguments. The setter of a
+     * transient reference field passes the field's value before and after
+     * ({@code Residency.beforeTransientWrite(self, self.f, value)}), which leaves the object clean
+     * when the field is stored as null both times (a cached view written where there was none).
      */
-    private void emitTransientReferenceWriteCheck(MethodVisitor mv, ClassInfo.Member f) {
+    private void emitWriteCheck(MethodVisitor mv, String slowPath, String slowPathDesc, ClassInfo.Member more) {
         Label writable = new Label();
         mv.visitVarInsn(Opcodes.ALOAD, 0);
         mv.visitFieldInsn(Opcodes.GETFIELD, className, Protocol.STATE_FIELD, Protocol.STATE_DESC);
         mv.visitJumpInsn(Opcodes.IFGE, writable);
         mv.visitVarInsn(Opcodes.ALOAD, 0);
-        mv.visitVarInsn(Opcodes.ALOAD, 0);
-        mv.visitFieldInsn(Opcodes.GETFIELD, className, f.name(), f.descriptor());
-        mv.visitVarInsn(Opcodes.ALOAD, 1);
-        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, Protocol.BEFORE_TRANSIENT_WRITE,
-                Protocol.TRANSIENT_REFERENCE_DESC, false);
+        if (more != null) {
+            mv.visitVarInsn(Opcodes.ALOAD, 0);
+            mv.visitFieldInsn(Opcodes.GETFIELD, className, more.name(), more.descriptor());
+            mv.visitVarInsn(Opcodes.ALOAD, 1);
+        }
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, slowPath, slowPathDesc, false);
         mv.visitLabel(writable);
         mv.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
     }
@@ -446,7 +444,7 @@ final class PersistentMembersAdder extends ClassVisitor {
         if (f.isPersistentField()) {
             emitWriteCheck(mv, Protocol.BEFORE_WRITE);
         } else if (sort == Type.OBJECT || sort == Type.ARRAY) {
-            emitTransientReferenceWriteCheck(mv, f);
+            emitWriteCheck(mv, Protocol.BEFORE_TRANSIENT_WRITE, Protocol.TRANSIENT_REFERENCE_DESC, f);
         } else {
             // a transient field dirties its object only if the object's class stores transient fields
             emitWriteCheck(mv, Protocol.BEFORE_TRANSIENT_WRITE);
@@ -490,7 +488,7 @@ final class PersistentMembersAdder extends ClassVisitor {
         }
         if (inherited != null) {
             w.visitVarInsn(Opcodes.ALOAD, 1);
-            inherited.emitContents(w, resolver.require(inherited.jdkClass, "the contents " + className + " inherits"));
+            inherited.emitContents(w, inheritedJdk);
             w.visitMethodInsn(Opcodes.INVOKEINTERFACE, Protocol.RECORD_WRITER, "writeObject", "(Ljava/lang/Object;)V", true);
         }
         w.visitInsn(Opcodes.RETURN);
@@ -620,14 +618,13 @@ final class PersistentMembersAdder extends ClassVisitor {
         w.visitEnd();
         inherited.addFill(super.visitMethod(Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC, Protocol.FILL,
                 Protocol.FILL_DESC, null, null));
-        ClassInfo jdk = resolver.require(inherited.jdkClass, "the methods " + className + " inherits");
         for (ClassInfo.Member m : inherited.inheritedMethods(resolver).values()) {
             if (info.method(m.name(), m.descriptor()) != null) {
                 continue; // the class's own: its entry check, and the write check before its super calls
             }
             int access = m.access() & (Opcodes.ACC_PUBLIC | Opcodes.ACC_PROTECTED | Opcodes.ACC_VARARGS);
             inherited.emitOverride(super.visitMethod(access | Opcodes.ACC_SYNTHETIC, m.name(), m.descriptor(), null,
-                    null), className, m.name(), m.descriptor(), jdk);
+                    null), className, m.name(), m.descriptor(), inheritedJdk);
         }
     }
 
