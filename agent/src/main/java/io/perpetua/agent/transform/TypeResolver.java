@@ -222,18 +222,30 @@ final class TypeResolver {
         }
         // The first non-rewritten super-class: its state cannot be stored by generated code, so
         // it (and everything above it) must have none; and the creation proxy calls its
-        // no-argument constructor.
+        // no-argument constructor. State in transient fields counts when a class above serializes
+        // it itself (Date, ConcurrentLinkedQueue, LongAdder): what Java serialization keeps, a
+        // store must keep. Without that, transient fields are caches (AbstractList.modCount),
+        // dropped by serialization too.
+        String transientState = null;
+        String serializesItself = null;
         for (ClassInfo s = superClass; s != null; s = s.superName == null ? null
                 : require(s.superName, "a super-class of " + c)) {
             for (ClassInfo.Member f : s.fields) {
                 if (f.isPersistentField()) {
-                    return Capability.redirectOnly("extends " + superClass + ", which is not rewritten ("
-                            + (superCapability.reason == null ? "not rewritable" : superCapability.reason)
-                            + ") and has state the generated codec cannot store (field " + s + "."
-                            + f.name() + "); " + (extendsThrowable(c) ? "an exception: the kernel stores its"
-                            + " instances by their Java serialization" : "instances of this class cannot be made persistent"));
+                    return unstorableSuperState(c, superClass, superCapability, s + "." + f.name());
+                }
+                if (transientState == null && !f.isStatic()) {
+                    transientState = s + "." + f.name();
                 }
             }
+            if (serializesItself == null) {
+                serializesItself = s.method("writeObject", "(Ljava/io/ObjectOutputStream;)V") != null ? s + ".writeObject"
+                        : s.method("writeReplace", "()Ljava/lang/Object;") != null ? s + ".writeReplace" : null;
+            }
+        }
+        if (transientState != null && serializesItself != null) {
+            return unstorableSuperState(c, superClass, superCapability, "transient " + transientState
+                    + ", which " + serializesItself + " saves");
         }
         ClassInfo.Member noArg = superClass.method("<init>", "()V");
         boolean accessible = noArg != null
@@ -245,6 +257,14 @@ final class TypeResolver {
                     + "no-argument constructor accessible to " + c + " (the creation proxy needs one)");
         }
         return checkOwnFields(c, true);
+    }
+
+    private Capability unstorableSuperState(ClassInfo c, ClassInfo superClass, Capability superCapability, String field) {
+        return Capability.redirectOnly("extends " + superClass + ", which is not rewritten ("
+                + (superCapability.reason == null ? "not rewritable" : superCapability.reason)
+                + ") and has state the generated codec cannot store (field " + field + "); "
+                + (extendsThrowable(c) ? "an exception: the kernel stores its instances by their Java serialization"
+                        : "instances of this class cannot be made persistent"));
     }
 
     private static Capability checkOwnFields(ClassInfo c, boolean topMost) {
