@@ -196,9 +196,11 @@ public interface PersistentStore extends AutoCloseable {
      *
      * @param object a persistent-capable object (of a rewritten class) or any other storable
      *               value with identity (an array, a collection)
-     * @param name the name
+     * @param name the name: any string with a UTF-8 form (the empty one too)
      * @throws TransactionStateException if no transaction is active
      * @throws NotPersistableException if the object's class cannot be stored
+     * @throws IllegalArgumentException if the name holds an unpaired surrogate {@code char},
+     *         which UTF-8 cannot encode
      */
     void persist(Object object, String name);
 
@@ -225,6 +227,8 @@ public interface PersistentStore extends AutoCloseable {
      * @throws UnknownPersistentName if the name is not bound
      * @throws IncompatibleClassChangeException if the object's class changed so that what is
      *         stored cannot be read (touching a hollow object may throw it too)
+     * @throws NotPersistableException if the object's class was not rewritten by the agent in
+     *         this JVM (loaded before the agent started, or the program runs without it)
      */
     Object fetch(String name);
 

@@ -24,6 +24,7 @@ import io.perpetua.spi.Backends;
 import io.perpetua.spi.WriteSet;
 
 import java.lang.invoke.VarHandle;
+import java.lang.reflect.Modifier;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -580,6 +581,12 @@ public final class Kernel implements PersistentStore {
     @Override
     public synchronized void persist(Object object, String name) {
         Objects.requireNonNull(name, "name");
+        int bad = malformedAt(name);
+        if (bad >= 0) {
+            throw new IllegalArgumentException("the name \"" + name + "\" has an unpaired surrogate at index " + bad
+                    + " (\\u" + Integer.toHexString(name.charAt(bad)).toUpperCase() + "): a name is stored as UTF-8,"
+                    + " which cannot hold one");
+        }
         checkOpen();
         requireTransaction("persist");
         makePersistent(Objects.requireNonNull(object, "object"), "\"" + name + "\"");
@@ -592,6 +599,23 @@ public final class Kernel implements PersistentStore {
         checkOpen();
         requireTransaction("persist");
         makePersistent(Objects.requireNonNull(object, "object"), object.getClass().getName());
+    }
+
+    /**
+     * @return the index of the first unpaired surrogate in a name, or -1 if it has none: such a
+     *         name has no UTF-8 form, so it could be stored as another name (or not at all), and
+     *         no stored name is one
+     */
+    static int malformedAt(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < name.length() && Character.isLowSurrogate(name.charAt(i + 1))) {
+                i++;
+            } else if (Character.isSurrogate(c)) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     private void makePersistent(Object object, String label) {
@@ -727,7 +751,7 @@ public final class Kernel implements PersistentStore {
         Objects.requireNonNull(name, "name");
         checkOpen();
         table.expunge();
-        if (unboundInTransaction.contains(name)) {
+        if (unboundInTransaction.contains(name) || malformedAt(name) >= 0) {
             throw new UnknownPersistentName(name);
         }
         Object bound = boundInTransaction.get(name);
@@ -851,7 +875,7 @@ public final class Kernel implements PersistentStore {
         if (boundInTransaction.containsKey(name)) {
             return true;
         }
-        return !unboundInTransaction.contains(name) && backend.lookup(name) != 0;
+        return !unboundInTransaction.contains(name) && malformedAt(name) < 0 && backend.lookup(name) != 0;
     }
 
     @Override
@@ -1560,6 +1584,15 @@ public final class Kernel implements PersistentStore {
     /** Resolves and checks the class of the shells of {@code d}, once per descriptor. */
     private ClassInfo shellInfo(ClassDescriptor d, long id) {
         Class<?> type = classes.resolve(d.className);
+        String kindNow = type.isRecord() ? "a record" : type.isEnum() ? "an enum" : type.isInterface() ? "an interface"
+                : Modifier.isAbstract(type.getModifiers()) ? "abstract" : null;
+        java.lang.reflect.Field jdkState = kindNow == null && !Persistent.class.isAssignableFrom(type) ? RecordEncoder.statefulJdkSuperclass(type) : null;
+        if (kindNow != null || jdkState != null) { // a class changed since, not a program run without the agent
+            throw new IncompatibleClassChangeException(type.getName(), null, "stored object #" + id + " is an object of an"
+                    + " ordinary class, and the class is now " + (kindNow != null ? kindNow : "a subclass of "
+                    + jdkState.getDeclaringClass().getName() + ", whose state (field " + jdkState.getName()
+                    + ") Perpetua cannot store"));
+        }
         if (!Persistent.class.isAssignableFrom(type)) {
             throw new NotPersistableException(type.getName(), "stored object #" + id,
                     "its class was not rewritten by the Perpetua agent in this JVM (run with -javaagent:perpetua-agent.jar;"

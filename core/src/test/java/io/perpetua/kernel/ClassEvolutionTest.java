@@ -98,6 +98,43 @@ class ClassEvolutionTest {
         });
     }
 
+    /**
+     * A class whose objects were stored and that is now a record, an enum, an interface or
+     * abstract: an incompatible change of the class, not a program run without the agent.
+     */
+    @Test
+    void aClassThatBecameARecordAnEnumAnInterfaceOrAbstractIsAClearError() throws Exception {
+        String uri = TestStores.newUri();
+        ClassLoader v1 = compile("v1", Map.of("count", "int"), "");
+        withLoader(v1, () -> store(uri, v1, item -> set(item, "count", 3)));
+        Map<String, String> now = new TreeMap<>(Map.of(
+                "a record", "public record Item(int count) { }",
+                "an enum", "public enum Item { ONE }",
+                "an interface", "public interface Item { }",
+                "abstract", "public abstract class Item extends io.perpetua.testmodel.Base { }"));
+        int version = 2;
+        for (Map.Entry<String, String> e : now.entrySet()) {
+            ClassLoader v2 = compile("v" + version++, "Other", Map.of(), e.getValue());
+            withLoader(v2, () -> {
+                try (PersistentStore store = TestStores.open(uri)) {
+                    IncompatibleClassChangeException thrown = assertThrows(IncompatibleClassChangeException.class,
+                            () -> store.fetch("item"));
+                    assertEquals("evo.Item", thrown.className());
+                    assertNull(thrown.fieldName());
+                    assertTrue(thrown.getMessage().endsWith("is an object of an ordinary class, and the class is now "
+                            + e.getKey()), thrown.getMessage());
+                }
+                return null;
+            });
+        }
+        withLoader(v1, () -> { // nothing was lost
+            try (PersistentStore store = TestStores.open(uri)) {
+                assertEquals("count=3", describe(store.fetch("item")));
+            }
+            return null;
+        });
+    }
+
     @Test
     void aReferenceFieldWhoseStoredValueNoLongerFitsIsAClearErrorNamingTheField() throws Exception {
         String uri = TestStores.newUri();

@@ -124,6 +124,28 @@ class KernelTest {
         }
     }
 
+    /** A name is stored as UTF-8: one with an unpaired surrogate has no UTF-8 form, so it is refused, never stored as another. */
+    @Test
+    void aNameWithAnUnpairedSurrogateIsRefusedAndNeverBound() {
+        String bad = "key\uD800";
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.beginTransaction();
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> store.persist(new Node("n"), bad));
+            assertTrue(e.getMessage().contains("unpaired surrogate at index 3 (\\uD800)"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> store.persist(new Node("n"), "\uDC00key"));
+            store.persist(new Node("pair"), "\uD83C\uDF70"); // a surrogate pair is a character: fine
+            store.commitTransaction();
+            assertFalse(store.isBound(bad));
+            assertEquals(bad, assertThrows(UnknownPersistentName.class, () -> store.fetch(bad)).name());
+            store.inTransaction(() -> assertThrows(UnknownPersistentName.class, () -> store.unbind(bad)));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertEquals(List.of("\uD83C\uDF70"), store.names());
+            assertEquals("pair", store.fetch("\uD83C\uDF70", Node.class).name());
+        }
+    }
+
     @Test
     void typedFetchChecksTheType() {
         try (PersistentStore store = TestStores.open(TestStores.newUri())) {

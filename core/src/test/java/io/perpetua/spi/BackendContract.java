@@ -258,15 +258,16 @@ public abstract class BackendContract {
         try (Backend backend = open(dir)) {
             assertEquals(0, backend.lookup("missing"));
             assertTrue(backend.names().isEmpty());
-            first = backend.allocateIds(5);
+            first = backend.allocateIds(6);
             backend.commit(new WriteSet()
                     .bind("zebra", first)
                     .bind("apple", first + 1)
                     .bind("Mango", first + 2)
                     .bind("apple.pie", first + 3)
-                    .bind("\u00e9clair \u2615", first + 4));
+                    .bind("\u00e9clair \u2615", first + 4)
+                    .bind("\uD83C\uDF70 cake", first + 5)); // a character outside the BMP: a surrogate pair
             SortedMap<String, Long> names = backend.names();
-            assertEquals(List.of("Mango", "apple", "apple.pie", "zebra", "\u00e9clair \u2615"),
+            assertEquals(List.of("Mango", "apple", "apple.pie", "zebra", "\u00e9clair \u2615", "\uD83C\uDF70 cake"),
                     new ArrayList<>(names.keySet()), "names in String order");
             assertEquals(first + 4, backend.lookup("\u00e9clair \u2615"));
 
@@ -276,7 +277,7 @@ public abstract class BackendContract {
             // The snapshot taken earlier is the caller's and does not change.
             assertEquals(first + 1, names.get("apple"));
             names.clear();
-            assertEquals(4, backend.names().size(), "clearing a snapshot changes nothing");
+            assertEquals(5, backend.names().size(), "clearing a snapshot changes nothing");
         }
         try (Backend backend = open(dir)) {
             TreeMap<String, Long> expected = new TreeMap<>();
@@ -284,7 +285,9 @@ public abstract class BackendContract {
             expected.put("apple.pie", first + 3);
             expected.put("zebra", first + 1);
             expected.put("\u00e9clair \u2615", first + 4);
+            expected.put("\uD83C\uDF70 cake", first + 5);
             assertEquals(expected, backend.names());
+            assertEquals(first + 5, backend.lookup("\uD83C\uDF70 cake"));
             assertEquals(first + 3, backend.lookup("apple.pie"));
         }
     }
