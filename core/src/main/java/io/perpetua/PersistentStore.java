@@ -147,8 +147,11 @@ public interface PersistentStore extends AutoCloseable {
      * @throws TransactionStateException if no transaction is active
      * @throws NotPersistableException if a reachable object cannot be stored; nothing was
      *         written and the transaction is still active
-     * @throws StorageException if the backend failed; nothing was written and the transaction
-     *         is still active
+     * @throws StorageException if the backend failed; nothing was written. If the backend
+     *         recovered, the transaction is still active (retry or abort it); if it could not
+     *         ({@link StorageException#storeClosed()}: a write it could not undo, on a full disk
+     *         say), the store is closed, its objects are as an abort leaves them, and the store
+     *         must be opened again
      */
     void commitTransaction();
 

@@ -303,6 +303,9 @@ public final class Kernel implements PersistentStore {
             throw withNamedRoot(e);
         } catch (PersistentStoreException e) {
             commit.rollback();
+            if (e instanceof StorageException s && s.storeClosed()) {
+                close(); // as the backend is: the transaction is undone in memory, as by an abort
+            }
             throw e;
         } catch (RuntimeException | Error e) {
             commit.rollback();

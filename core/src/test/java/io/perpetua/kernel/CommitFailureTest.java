@@ -2,6 +2,7 @@ package io.perpetua.kernel;
 
 import io.perpetua.PersistentStore;
 import io.perpetua.StorageException;
+import io.perpetua.StoreClosedException;
 import io.perpetua.runtime.ObjectState;
 import io.perpetua.spi.Backend;
 import io.perpetua.spi.Backends;
@@ -33,12 +34,45 @@ class CommitFailureTest {
             super(inner);
         }
 
+        /** Whether the failure is fatal: the backend then closes itself, as the file store does after a write error. */
+        boolean fatal;
+
         @Override
         public void commit(WriteSet writes) {
             if (failing) {
-                throw new StorageException("injected failure", null);
+                if (fatal) {
+                    inner.close();
+                }
+                throw new StorageException("injected failure", null, fatal);
             }
             inner.commit(writes);
+        }
+    }
+
+    @Test
+    void aCommitFailureTheBackendCannotRecoverFromClosesTheStoreAsAnAbortWould() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> store.persist(new Node("root", 1), "root"));
+        }
+        FailingBackend backend = new FailingBackend(Backends.open(URI.create(uri)));
+        try (PersistentStore store = new Kernel(backend)) {
+            Node root = store.fetch("root", Node.class);
+            store.beginTransaction();
+            root.value(2);
+            Node added = new Node("added");
+            root.children(new ArrayList<>(List.of(added)));
+            backend.failing = true;
+            backend.fatal = true;
+            StorageException e = assertThrows(StorageException.class, store::commitTransaction);
+            assertTrue(e.storeClosed());
+            assertFalse(store.inTransaction(), "the transaction ended with the store");
+            assertFalse(store.isPersistent(added));
+            assertThrows(StoreClosedException.class, store::beginTransaction);
+            assertThrows(StoreClosedException.class, root::value, "undone as by an abort: hollow, and the store is closed");
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertEquals(1, store.fetch("root", Node.class).value(), "the store holds its last commit");
         }
     }
 
