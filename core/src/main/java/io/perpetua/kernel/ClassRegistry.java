@@ -363,6 +363,14 @@ final class ClassRegistry {
             if (layout.refusal != null) {
                 throw new NotPersistableException(type.getName(), "", layout.refusal);
             }
+            // a record names its class: one the store's loader cannot find by that name could be
+            // written, and then never read back (a plug-in's class, opened from the application's loader)
+            String unloadable = unloadableByName(type);
+            if (unloadable != null) {
+                throw new NotPersistableException(type.getName(), "", "the class " + unloadable
+                        + ", so the store could not read it back; open the store with the thread's context class"
+                        + " loader set to a loader that sees it");
+            }
             ClassDescriptor d = descriptor(layout.kind, type.getName(), layout.fields);
             // the factory is looked up here, not kept in the layout: a class registers it when initialized
             HollowFactory factory = layout.kind == ClassDescriptor.Kind.OBJECT && !Modifier.isAbstract(type.getModifiers())

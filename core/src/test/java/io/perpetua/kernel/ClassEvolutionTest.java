@@ -1,6 +1,7 @@
 package io.perpetua.kernel;
 
 import io.perpetua.IncompatibleClassChangeException;
+import io.perpetua.NotPersistableException;
 import io.perpetua.PersistentStore;
 import io.perpetua.PersistentStoreException;
 import org.junit.jupiter.api.Test;
@@ -130,6 +131,40 @@ class ClassEvolutionTest {
         withLoader(v1, () -> { // nothing was lost
             try (PersistentStore store = TestStores.open(uri)) {
                 assertEquals("count=3", describe(store.fetch("item")));
+            }
+            return null;
+        });
+    }
+
+    /**
+     * An object of a class the store's class loader cannot find by name (a plug-in's, with the
+     * store opened from the application's loader) is refused at commit: stored, it could not be
+     * read back, not even by the program that wrote it.
+     */
+    @Test
+    void anObjectOfAClassTheStoresLoaderCannotFindIsRefusedAtCommit() throws Exception {
+        String uri = TestStores.newUri();
+        ClassLoader plugin = compile("v1", Map.of("count", "int"), "");
+        Object item = plugin.loadClass("evo.Item").getConstructor().newInstance();
+        try (PersistentStore store = TestStores.open(uri)) { // this test's loader: it does not see evo.Item
+            store.beginTransaction();
+            java.util.List<Object> holder = new ArrayList<>(List.of("kept", item));
+            store.persist(holder, "holder");
+            NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+            assertEquals("evo.Item", e.className());
+            assertEquals("\"holder\"[1]", e.path());
+            assertTrue(e.getMessage().contains("and the store's class loader (") && e.getMessage().contains("does not find it"),
+                    e.getMessage());
+            holder.remove(item);
+            store.commitTransaction();
+        }
+        withLoader(plugin, () -> { // opened with the plug-in's loader as the context loader: stored and read back
+            try (PersistentStore store = TestStores.open(uri)) {
+                store.inTransaction(() -> store.persist(item, "item"));
+            }
+            try (PersistentStore store = TestStores.open(uri)) {
+                assertEquals("count=0", describe(store.fetch("item")));
+                assertEquals(List.of("kept"), store.fetch("holder"));
             }
             return null;
         });
