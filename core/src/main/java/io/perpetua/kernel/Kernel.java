@@ -300,7 +300,7 @@ public final class Kernel implements PersistentStore {
             }
         } catch (NotPersistableException e) {
             commit.rollback();
-            throw withNamedRoot(e);
+            throw withPathFromRoot(e, commit.failedFrom);
         } catch (PersistentStoreException e) {
             commit.rollback();
             if (e instanceof StorageException s && s.storeClosed()) {
@@ -320,23 +320,38 @@ public final class Kernel implements PersistentStore {
     }
 
     /**
-     * A commit labels the objects it starts from {@code Class#id}; when one of them is bound to
-     * a name, the error names the root instead. Reading every name is fine on this error path.
+     * A commit labels the objects it starts from by class and id ({@code Order#9}); the error
+     * names the path from a root to that object instead, when it is a root or the resident
+     * objects lead to it ({@link RootPaths}). Reading every name is fine on this error path.
+     *
+     * @param from the object the commit's path starts from, if it is labelled by it; else null
      */
-    private NotPersistableException withNamedRoot(NotPersistableException e) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^[^\\s\".\\[]+(?:\\.[^\\s\".\\[]+)*#(\\d+)")
+    private NotPersistableException withPathFromRoot(NotPersistableException e, Object from) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("^[^\\s\".\\[]+(?:\\.[^\\s\".\\[]+)*(?:\\[\\])*#(\\d+)")
                 .matcher(e.path());
         if (!m.find()) {
             return e;
         }
         long id = Long.parseLong(m.group(1));
+        Map<String, Object> roots = new LinkedHashMap<>();
         for (Map.Entry<String, Long> binding : backend.names().entrySet()) {
-            if (binding.getValue() == id && !unboundInTransaction.contains(binding.getKey())) {
-                String path = "\"" + binding.getKey() + "\"" + e.path().substring(m.end());
-                return new NotPersistableException(e.className(), path, e.reason());
+            if (unboundInTransaction.contains(binding.getKey()) || boundInTransaction.containsKey(binding.getKey())) {
+                continue;
+            }
+            if (binding.getValue() == id) {
+                return new NotPersistableException(e.className(), "\"" + binding.getKey() + "\"" + e.path().substring(m.end()),
+                        e.reason());
+            }
+            Object root = table.object(binding.getValue());
+            if (root != null) {
+                roots.put("\"" + binding.getKey() + "\"", root);
             }
         }
-        return e;
+        boundInTransaction.forEach((name, root) -> roots.put("\"" + name + "\"", root));
+        // the label names the object: the one the path started from, or a resident one of that id (a satellite)
+        Object labelled = from != null && m.group().equals(PathNode.label(from, id)) ? from : table.object(id);
+        String path = labelled == null ? null : RootPaths.find(roots, labelled);
+        return path == null ? e : new NotPersistableException(e.className(), path + e.path().substring(m.end()), e.reason());
     }
 
     @Override
@@ -1913,6 +1928,8 @@ public final class Kernel implements PersistentStore {
         /** Containers promoted to records of their own, with what to restore if the commit fails. */
         private final List<ContainerHandle> promoted = new ArrayList<>();
         private final List<Object[]> promotedWas = new ArrayList<>();
+        /** The object the path of the object a failed commit was writing starts from, if labelled by it. */
+        Object failedFrom;
         /** The id of the object being encoded, 0 while a container is. */
         private long writing;
         /** The handle of the object being encoded while it may take satellites, else null. */
@@ -1976,7 +1993,13 @@ public final class Kernel implements PersistentStore {
                 if (work.isEmpty()) {
                     enqueueRoot(changed.poll(), labels);
                 }
-                write(work.poll(), workPaths.poll());
+                PathNode path = workPaths.poll();
+                try {
+                    write(work.poll(), path);
+                } catch (NotPersistableException e) {
+                    failedFrom = path.rootObject();
+                    throw e;
+                }
             }
             for (Map.Entry<String, Object> e : boundInTransaction.entrySet()) {
                 writes.bind(e.getKey(), idOf(e.getValue()));
@@ -2016,13 +2039,13 @@ public final class Kernel implements PersistentStore {
             for (int i : scan.changed()) {
                 ContainerHandle h = table.containerAt(i);
                 Object c = h.get(); // held by the scan's list of live containers
-                enqueue(c, PathNode.root(c.getClass(), h.id()));
+                enqueue(c, PathNode.root(c, h.id()));
             }
             table.nextPins(scan.live(), scan.liveCount());
             for (Object c : loggedArrays) {
                 ContainerHandle h = table.container(c);
                 if (h != null && h.slot < 0 && h.snapshot != null && !h.sameContents(c)) {
-                    enqueue(c, PathNode.root(c.getClass(), h.id()));
+                    enqueue(c, PathNode.root(c, h.id()));
                 }
             }
         }
@@ -2030,7 +2053,7 @@ public final class Kernel implements PersistentStore {
         /** Enqueues an object the walk starts from, labelled by its name if it has one. */
         private void enqueueRoot(Object o, Map<Object, String> labels) {
             String label = labels.get(o);
-            enqueue(o, label != null ? PathNode.root(label) : PathNode.root(o.getClass(), pending.get(o).id()));
+            enqueue(o, label != null ? PathNode.root(label) : PathNode.root(o, pending.get(o).id()));
         }
 
         private long idOf(Object o) {
@@ -2233,7 +2256,7 @@ public final class Kernel implements PersistentStore {
                 long sid = Satellites.id(home.id(), k);
                 Object o = filled != null ? filled[k - 1] : table.object(sid);
                 if (o instanceof Persistent s && (filled != null || s.$perpetua$state() > 0)) {
-                    PathNode path = PathNode.root(s.getClass(), sid);
+                    PathNode path = PathNode.root(s, sid);
                     writing = sid;
                     byte[] bytes = encoder.object(s, checkStorable(s.getClass(), path), path, null, sid); // a leaf: no array field
                     written.add(s);
@@ -2347,7 +2370,7 @@ public final class Kernel implements PersistentStore {
                     p.$perpetua$state(ObjectState.DIRTY);
                 }
                 pending.put(p, oh);
-                enqueue(p, PathNode.root(p.getClass(), ownerId));
+                enqueue(p, PathNode.root(p, ownerId));
             }
         }
 

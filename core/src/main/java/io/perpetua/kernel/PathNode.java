@@ -13,17 +13,18 @@ final class PathNode {
     private final String field;
     /** The element index, for a step with no field. */
     private final int index;
-    /** For a root: its label; null for a root made of {@link #type} and {@link #id}. */
+    /** For a root: its label; null for a root made of {@link #object}'s class and {@link #id}. */
     private final String label;
-    private final Class<?> type;
+    /** For a root labelled by class and id: the object, for {@link RootPaths} to find if the commit fails. */
+    private final Object object;
     private final long id;
 
-    private PathNode(PathNode parent, String field, int index, String label, Class<?> type, long id) {
+    private PathNode(PathNode parent, String field, int index, String label, Object object, long id) {
         this.parent = parent;
         this.field = field;
         this.index = index;
         this.label = label;
-        this.type = type;
+        this.object = object;
         this.id = id;
     }
 
@@ -31,9 +32,25 @@ final class PathNode {
         return new PathNode(null, null, 0, label, null, 0);
     }
 
-    /** @return a root labelled {@code type.getName() + "#" + id}, rendered only if needed */
-    static PathNode root(Class<?> type, long id) {
-        return new PathNode(null, null, 0, null, type, id);
+    /** @return a root labelled by the object's class and its id ({@code Order#9}), rendered only if needed */
+    static PathNode root(Object object, long id) {
+        return new PathNode(null, null, 0, null, object, id);
+    }
+
+    /** @return the object of the root this path starts from, or null if the root is labelled otherwise */
+    Object rootObject() {
+        PathNode root = this;
+        while (root.parent != null) {
+            root = root.parent;
+        }
+        return root.object;
+    }
+
+    /** @return the label of a root of {@code object} and {@code id}: its class as the program knows it, and the id */
+    static String label(Object object, long id) {
+        Class<?> type = object.getClass();
+        // a collection Perpetua read back is of its own subclass: the program made a JDK one
+        return (object instanceof Tracked ? type.getSuperclass() : type).getTypeName() + "#" + id;
     }
 
     /** @param field a field name, or null for an element */
@@ -63,7 +80,7 @@ final class PathNode {
         } else if (label != null) {
             sb.append(label);
         } else {
-            sb.append(type.getName()).append('#').append(id);
+            sb.append(label(object, id));
         }
     }
 

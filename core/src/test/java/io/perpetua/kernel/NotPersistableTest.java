@@ -43,6 +43,46 @@ class NotPersistableTest {
         assertTrue(e.getMessage().contains("lambda"), e.getMessage());
     }
 
+    /**
+     * A bad object put into a graph read back from the store: the commit starts from the stored
+     * object that changed, and the path still runs from the root, as the program reached it.
+     */
+    @Test
+    void aBadObjectHungOffStoredObjectsNamesThePathFromTheRoot() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node root = new Node("root");
+                Node deep = new Node("deep");
+                deep.next(new Node("deeper"));
+                root.children(new ArrayList<>(List.of(new Node("a"), new Node("b"), deep)));
+                java.util.Map<String, Object> extras = new java.util.HashMap<>();
+                extras.put("printer", new Node("printer"));
+                root.any(extras);
+                store.persist(root, "root");
+                store.persist(new Node("other"), "other");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = store.fetch("root", Node.class);
+            store.beginTransaction();
+            root.children().get(2).next().any(new Thread()); // a field of a stored object
+            assertEquals("\"root\".children[2].next.any", assertThrows(NotPersistableException.class, store::commitTransaction).path());
+            root.children().get(2).next().any(null);
+            @SuppressWarnings("unchecked")
+            java.util.Map<String, Object> extras = (java.util.Map<String, Object>) root.any();
+            ((Node) extras.get("printer")).any(new Thread()); // reached through a stored map
+            assertEquals("\"root\".any[\"printer\"].any", assertThrows(NotPersistableException.class, store::commitTransaction).path());
+            ((Node) extras.get("printer")).any(null);
+            Node added = new Node("added");
+            added.any(new Thread());
+            root.children().add(added); // a new object in a stored list
+            assertEquals("\"root\".children[3].any", assertThrows(NotPersistableException.class, store::commitTransaction).path());
+            root.children().remove(added);
+            store.commitTransaction();
+        }
+    }
+
     /** An object read before a close, reached again after the store was opened again: refused, saying what to do. */
     @Test
     void anObjectOfAnEarlierOpeningOfTheStoreIsRejectedWithWhatToDo() {
