@@ -404,6 +404,12 @@ final class RecordDecoder implements RecordReader {
                 return OptionalLong.of(in.readSignedVarLong());
             case Tag.OPTIONAL_DOUBLE:
                 return OptionalDouble.of(Double.longBitsToDouble(in.readFixedLong()));
+            case Tag.OPTIONAL_INT_EMPTY:
+                return OptionalInt.empty();
+            case Tag.OPTIONAL_LONG_EMPTY:
+                return OptionalLong.empty();
+            case Tag.OPTIONAL_DOUBLE_EMPTY:
+                return OptionalDouble.empty();
             case Tag.NATURAL_ORDER:
                 return Comparator.naturalOrder();
             case Tag.REVERSE_ORDER:

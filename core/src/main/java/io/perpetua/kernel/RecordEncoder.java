@@ -809,19 +809,19 @@ final class RecordEncoder implements RecordWriter {
             }
         } else if (c == OptionalInt.class) {
             OptionalInt o = (OptionalInt) v;
-            out.writeByte(o.isPresent() ? Tag.OPTIONAL_INT : Tag.OPTIONAL_EMPTY);
+            out.writeByte(o.isPresent() ? Tag.OPTIONAL_INT : Tag.OPTIONAL_INT_EMPTY);
             if (o.isPresent()) {
                 out.writeSignedVarInt(o.getAsInt());
             }
         } else if (c == OptionalLong.class) {
             OptionalLong o = (OptionalLong) v;
-            out.writeByte(o.isPresent() ? Tag.OPTIONAL_LONG : Tag.OPTIONAL_EMPTY);
+            out.writeByte(o.isPresent() ? Tag.OPTIONAL_LONG : Tag.OPTIONAL_LONG_EMPTY);
             if (o.isPresent()) {
                 out.writeSignedVarLong(o.getAsLong());
             }
         } else if (c == OptionalDouble.class) {
             OptionalDouble o = (OptionalDouble) v;
-            out.writeByte(o.isPresent() ? Tag.OPTIONAL_DOUBLE : Tag.OPTIONAL_EMPTY);
+            out.writeByte(o.isPresent() ? Tag.OPTIONAL_DOUBLE : Tag.OPTIONAL_DOUBLE_EMPTY);
             if (o.isPresent()) {
                 out.writeFixedLong(Double.doubleToRawLongBits(o.getAsDouble()));
             }

@@ -38,6 +38,10 @@ package io.perpetua.kernel;
  *   <li>11: such objects have ids and records of their own (the record their replacement would
  *       have: {@link RecordEncoder#replacedObject}), so that they keep their identity; format 10
  *       stored them inline, as values. Format 11 reads format 1 to 10 records.</li>
+ *   <li>12: also empty {@code OptionalInt}, {@code OptionalLong} and {@code OptionalDouble} values
+ *       ({@link Tag#OPTIONAL_INT_EMPTY} to {@link Tag#OPTIONAL_DOUBLE_EMPTY}); format 11 and older
+ *       wrote them as an empty {@code Optional}, which is how their records still read. Format 12
+ *       reads format 1 to 11 records.</li>
  * </ul>
  *
  * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes
@@ -50,7 +54,7 @@ final class RecordFormat {
     /** What {@link io.perpetua.UnsupportedStoreFormatException} calls it. */
     static final String NAME = "record format";
     /** The format this version writes, and the newest it reads. */
-    static final int CURRENT = 11;
+    static final int CURRENT = 12;
     /** The format of a store that holds no format entry. */
     static final int UNMARKED = 1;
     /** What a format entry's bytes start with; a class descriptor starts with its version, 1. */

@@ -128,6 +128,14 @@ final class Tag {
      * container each time. Format 10.
      */
     static final int VALUE_CONTAINER = 56;
+    /**
+     * An empty {@code OptionalInt}, {@code OptionalLong} and {@code OptionalDouble}. Format 11
+     * and older wrote them as {@link #OPTIONAL_EMPTY}, which reads back as {@code Optional.empty()}
+     * (still read so). Format 12.
+     */
+    static final int OPTIONAL_INT_EMPTY = 57;
+    static final int OPTIONAL_LONG_EMPTY = 58;
+    static final int OPTIONAL_DOUBLE_EMPTY = 59;
 
     private Tag() {
     }

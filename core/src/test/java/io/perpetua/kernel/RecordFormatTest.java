@@ -20,6 +20,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
@@ -292,6 +294,34 @@ class RecordFormatTest {
             assertEquals(2, ((Pairs) root.any()).get("b"));
             assertEquals(0, store.collectGarbage());
         }
+    }
+
+    /**
+     * Format 11 wrote an empty OptionalInt, OptionalLong or OptionalDouble as an empty Optional,
+     * and this version reads those records as it did, before and after a commit that writes
+     * their owner again: as empty Optionals, a record naming nothing more.
+     */
+    @Test
+    void valuesAnEarlierVersionStoredInFormat11AreRead() throws Exception {
+        String uri = storeFromDump("format11-store.txt");
+        try (PersistentStore store = TestStores.open(uri)) {
+            checkFormat11Values(store);
+            store.inTransaction(() -> {
+                Node n = store.fetch("old", Node.class);
+                n.any(((Object[]) n.any()).clone()); // the owner written again, in this version's format
+            });
+        }
+        assertEquals(List.of(11, RecordFormat.CURRENT),
+                formatEntries(uri).values().stream().map(RecordFormat::decode).toList(), "marked with this version's format too");
+        try (PersistentStore store = TestStores.open(uri)) {
+            checkFormat11Values(store);
+        }
+    }
+
+    private static void checkFormat11Values(PersistentStore store) {
+        Object[] v = (Object[]) store.fetch("old", Node.class).any();
+        assertEquals(List.of(Optional.empty(), Optional.empty(), Optional.empty(), OptionalInt.of(1)),
+                List.of(v).subList(0, 4));
     }
 
     @Test

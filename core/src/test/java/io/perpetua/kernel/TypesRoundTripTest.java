@@ -52,7 +52,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalInt;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -125,6 +127,11 @@ class TypesRoundTripTest {
                 Arguments.of("Optional", Optional.of("x")),
                 Arguments.of("Optional.empty", Optional.empty()),
                 Arguments.of("OptionalInt", OptionalInt.of(7)),
+                Arguments.of("OptionalInt.empty", OptionalInt.empty()),
+                Arguments.of("OptionalLong", OptionalLong.of(-7)),
+                Arguments.of("OptionalLong.empty", OptionalLong.empty()),
+                Arguments.of("OptionalDouble", OptionalDouble.of(0.5)),
+                Arguments.of("OptionalDouble.empty", OptionalDouble.empty()),
                 Arguments.of("LocalDate", LocalDate.of(1997, 8, 1)),
                 Arguments.of("LocalTime", LocalTime.of(13, 45, 7, 123456789)),
                 Arguments.of("LocalDateTime", LocalDateTime.of(2026, 11, 21, 13, 48)),
@@ -207,6 +214,23 @@ class TypesRoundTripTest {
                 || value instanceof LinkedList || value instanceof HashSet || value instanceof EnumMap) {
             assertSame(value.getClass(), Containers.storedClass(back), "mutable containers keep their class");
             assertInstanceOf(value.getClass(), back, "a loaded container is an instance of its JDK class");
+        }
+    }
+
+    /**
+     * An empty OptionalInt, OptionalLong or OptionalDouble comes back as itself wherever it is
+     * held, not as an empty Optional (format 11 wrote them all as one).
+     */
+    @Test
+    void emptyPrimitiveOptionalsComeBackAsTheirOwnKindInArraysAndCollections() {
+        List<Object> empties = List.of(OptionalInt.empty(), OptionalLong.empty(), OptionalDouble.empty(), Optional.empty());
+        Object[] back = (Object[]) roundTrip(new Object[] {empties.toArray(), new ArrayList<>(empties), empties});
+        assertArrayEquals(empties.toArray(), (Object[]) back[0], "in an Object[]");
+        assertEquals(empties, back[1], "in an ArrayList");
+        assertEquals(empties, back[2], "in a List.of");
+        for (Object o : (List<?>) back[1]) {
+            assertTrue(o == OptionalInt.empty() || o == OptionalLong.empty() || o == OptionalDouble.empty()
+                    || o == Optional.empty(), o + " is its kind's shared empty value");
         }
     }
 
