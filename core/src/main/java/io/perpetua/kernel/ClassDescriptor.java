@@ -29,9 +29,17 @@ final class ClassDescriptor {
         RECORD(6),
         ENUM_SET(7),
         ENUM_MAP(8),
-        /** {@code List.of}, {@code List.copyOf}, {@code Stream.toList}, empty and singleton lists. */
+        /**
+         * {@code List.of}, {@code List.copyOf}, {@code Stream.toList}, and the {@code Collections}
+         * class's empty, singleton and {@code nCopies} lists: the elements. Read back as the class
+         * the descriptor names when it is one of {@code Collections}' own (whichever format wrote
+         * it; until record format 12 they came back as {@code List.of}'s kinds, which throw on a
+         * query for null), otherwise as {@code List.of}'s kind.
+         */
         IMMUTABLE_LIST(9),
+        /** As {@link #IMMUTABLE_LIST}, for sets: {@code Collections.emptyNavigableSet()} since record format 12. */
         IMMUTABLE_SET(10),
+        /** As {@link #IMMUTABLE_LIST}, for maps (entries): {@code Collections.emptyNavigableMap()} since record format 12. */
         IMMUTABLE_MAP(11),
         /**
          * {@code Collections.unmodifiable*} views as format 4 and older stored them: a copy of

@@ -144,11 +144,12 @@ final class Containers {
                 Collections.singletonList(1), Arrays.asList(1, 2).stream().toList(), Collections.nCopies(2, 1))) {
             KINDS.put(l.getClass(), Kind.IMMUTABLE_LIST);
         }
-        for (Set<?> s : List.of(Set.of(), Set.of(1), Set.of(1, 2, 3), Collections.emptySet(), Collections.singleton(1))) {
+        for (Set<?> s : List.of(Set.of(), Set.of(1), Set.of(1, 2, 3), Collections.emptySet(), Collections.singleton(1),
+                Collections.emptyNavigableSet())) {
             KINDS.put(s.getClass(), Kind.IMMUTABLE_SET);
         }
         for (Map<?, ?> m : List.of(Map.of(), Map.of(1, 1), Map.of(1, 1, 2, 2), Collections.emptyMap(),
-                Collections.singletonMap(1, 1))) {
+                Collections.singletonMap(1, 1), Collections.emptyNavigableMap())) {
             KINDS.put(m.getClass(), Kind.IMMUTABLE_MAP);
         }
         KINDS.put(Arrays.asList(1).getClass(), Kind.FIXED_SIZE_LIST);
@@ -268,6 +269,71 @@ final class Containers {
             return Kind.ENUM_MAP;
         }
         return JdkSerialized.isOne(c) ? Kind.SERIALIZED : null;
+    }
+
+    private static final String EMPTY_LIST = Collections.emptyList().getClass().getName();
+    private static final String SINGLETON_LIST = Collections.singletonList(1).getClass().getName();
+    private static final String COPIES_LIST = Collections.nCopies(2, 1).getClass().getName();
+    private static final String EMPTY_SET = Collections.emptySet().getClass().getName();
+    private static final String SINGLETON_SET = Collections.singleton(1).getClass().getName();
+    /** {@code emptySortedSet()} and {@code emptyNavigableSet()}: one object. */
+    private static final String EMPTY_NAVIGABLE_SET = Collections.emptyNavigableSet().getClass().getName();
+    private static final String EMPTY_MAP = Collections.emptyMap().getClass().getName();
+    private static final String SINGLETON_MAP = Collections.singletonMap(1, 1).getClass().getName();
+    private static final String EMPTY_NAVIGABLE_MAP = Collections.emptyNavigableMap().getClass().getName();
+
+    /*
+     * The Collections class's own immutable lists, sets and maps are stored as the immutable
+     * kinds, under their class names, and read back as the same class: unlike List.of's, they
+     * hold a null and answer a query for one (contains(null), get(null)) instead of throwing.
+     * The empty ones are the JDK's shared objects, as List.of() is. Each returns null for a
+     * class that is none of them, which is read back as List.of's kind.
+     */
+
+    /** @return a list of {@code Collections}' own class {@code className} holding {@code elements}, or null */
+    static List<Object> collectionsList(String className, List<Object> elements) {
+        if (className.equals(EMPTY_LIST)) {
+            checkSize(className, elements.size(), 0);
+            return Collections.emptyList();
+        } else if (className.equals(SINGLETON_LIST)) {
+            checkSize(className, elements.size(), 1);
+            return Collections.singletonList(elements.get(0));
+        } else if (className.equals(COPIES_LIST)) { // stored as its n elements, all the same one
+            return Collections.nCopies(elements.size(), elements.isEmpty() ? null : elements.get(0));
+        }
+        return null;
+    }
+
+    /** As {@link #collectionsList}, for a set. */
+    static Set<Object> collectionsSet(String className, List<Object> elements) {
+        if (className.equals(EMPTY_SET) || className.equals(EMPTY_NAVIGABLE_SET)) {
+            checkSize(className, elements.size(), 0);
+            return className.equals(EMPTY_SET) ? Collections.emptySet() : Collections.emptyNavigableSet();
+        } else if (className.equals(SINGLETON_SET)) {
+            checkSize(className, elements.size(), 1);
+            return Collections.singleton(elements.get(0));
+        }
+        return null;
+    }
+
+    /** As {@link #collectionsList}, for a map. */
+    static Map<Object, Object> collectionsMap(String className, Map<Object, Object> entries) {
+        if (className.equals(EMPTY_MAP) || className.equals(EMPTY_NAVIGABLE_MAP)) {
+            checkSize(className, entries.size(), 0);
+            return className.equals(EMPTY_MAP) ? Collections.emptyMap() : Collections.emptyNavigableMap();
+        } else if (className.equals(SINGLETON_MAP)) {
+            checkSize(className, entries.size(), 1);
+            Map.Entry<Object, Object> e = entries.entrySet().iterator().next();
+            return Collections.singletonMap(e.getKey(), e.getValue());
+        }
+        return null;
+    }
+
+    /** A stored empty or singleton collection of another size is a damaged record. */
+    private static void checkSize(String className, int size, int expected) {
+        if (size != expected) {
+            throw new ByteIn.MalformedRecord("a stored " + className + " holds " + size + " elements");
+        }
     }
 
     /** @return true for kinds whose contents can change after creation (checked at commit) */

@@ -51,6 +51,7 @@ import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -749,15 +750,20 @@ final class RecordDecoder implements RecordReader {
         switch (d.kind) {
             case IMMUTABLE_LIST: {
                 List<Object> l = elements();
-                return l.contains(null) ? l.stream().toList() : List.copyOf(l);
+                List<Object> own = Containers.collectionsList(d.className, l);
+                return own != null ? own : l.contains(null) ? l.stream().toList() : List.copyOf(l);
             }
             case IMMUTABLE_SET: {
                 List<Object> l = settledElements();
-                return l.contains(null) ? Collections.unmodifiableSet(new LinkedHashSet<>(l)) : Set_copyOf(l);
+                Set<Object> own = Containers.collectionsSet(d.className, l);
+                return own != null ? own
+                        : l.contains(null) ? Collections.unmodifiableSet(new LinkedHashSet<>(l)) : Set_copyOf(l);
             }
             case IMMUTABLE_MAP: {
                 Map<Object, Object> m = entries(new LinkedHashMap<>());
-                return m.containsKey(null) || m.containsValue(null) ? Collections.unmodifiableMap(m) : Map.copyOf(m);
+                Map<Object, Object> own = Containers.collectionsMap(d.className, m);
+                return own != null ? own
+                        : m.containsKey(null) || m.containsValue(null) ? Collections.unmodifiableMap(m) : Map.copyOf(m);
             }
             case UNMODIFIABLE_LIST:
                 return Collections.unmodifiableList(elements());

@@ -40,8 +40,11 @@ package io.perpetua.kernel;
  *       stored them inline, as values. Format 11 reads format 1 to 10 records.</li>
  *   <li>12: also empty {@code OptionalInt}, {@code OptionalLong} and {@code OptionalDouble} values
  *       ({@link Tag#OPTIONAL_INT_EMPTY} to {@link Tag#OPTIONAL_DOUBLE_EMPTY}); format 11 and older
- *       wrote them as an empty {@code Optional}, which is how their records still read. Format 12
- *       reads format 1 to 11 records.</li>
+ *       wrote them as an empty {@code Optional}, which is how their records still read. Also
+ *       {@code Collections.emptyNavigableSet()} and {@code emptyNavigableMap()} (and the sorted
+ *       ones, the same objects), as immutable sets and maps of their class, which a format 11
+ *       reader would read as {@code Set.of()} and {@code Map.of()}. Format 12 reads format 1 to
+ *       11 records.</li>
  * </ul>
  *
  * <p>The entry is a class descriptor entry (an id of the descriptors' sequence) whose bytes

@@ -18,6 +18,7 @@ import java.io.StringReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -299,7 +300,10 @@ class RecordFormatTest {
     /**
      * Format 11 wrote an empty OptionalInt, OptionalLong or OptionalDouble as an empty Optional,
      * and this version reads those records as it did, before and after a commit that writes
-     * their owner again: as empty Optionals, a record naming nothing more.
+     * their owner again: as empty Optionals, a record naming nothing more. It wrote the
+     * Collections class's own immutable lists, sets and maps as this version does, under their
+     * class names, which an earlier version read back as List.of's kinds, and this one as
+     * those classes.
      */
     @Test
     void valuesAnEarlierVersionStoredInFormat11AreRead() throws Exception {
@@ -322,6 +326,14 @@ class RecordFormatTest {
         Object[] v = (Object[]) store.fetch("old", Node.class).any();
         assertEquals(List.of(Optional.empty(), Optional.empty(), Optional.empty(), OptionalInt.of(1)),
                 List.of(v).subList(0, 4));
+        Object[] collections = {Collections.emptyList(), Collections.emptySet(), Collections.emptyMap(),
+                Collections.singletonList("a"), Collections.singleton("s"), Collections.singletonMap("k", "v"),
+                Collections.nCopies(3, "n"), Collections.singletonList(null)};
+        assertEquals(List.of(collections), List.of(v).subList(4, 12));
+        for (int i = 0; i < collections.length; i++) {
+            assertSame(collections[i].getClass(), v[4 + i].getClass(), collections[i].toString());
+        }
+        assertEquals(0, ((List<?>) v[11]).indexOf(null), "a null element is held, and found");
     }
 
     @Test

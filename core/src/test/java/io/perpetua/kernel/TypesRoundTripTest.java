@@ -2,6 +2,7 @@ package io.perpetua.kernel;
 
 import io.perpetua.NotPersistableException;
 import io.perpetua.PersistentStore;
+import io.perpetua.PersistentStoreException;
 import io.perpetua.testmodel.ByLength;
 import io.perpetua.testmodel.Node;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -59,6 +60,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -1068,6 +1070,102 @@ class TypesRoundTripTest {
             assertEquals(5, ((java.util.concurrent.atomic.AtomicLong) store.fetch("counter")).get());
             assertSame(Node.class, store.fetch("class"));
             assertEquals(new java.util.Random(9).nextLong(), ((java.util.Random) store.fetch("random")).nextLong());
+        }
+    }
+
+    /**
+     * The Collections class's own immutable lists, sets and maps come back as their own class:
+     * one that holds a null, and answers a query for one as before, where List.of's kinds throw.
+     * The empty ones come back as the JDK's shared objects ({@code EMPTY_LIST} is
+     * {@code emptyList()}, and {@code emptySortedSet()} is {@code emptyNavigableSet()}).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("collectionsImmutables")
+    void collectionsImmutablesComeBackAsTheirOwnClass(String what, Object value) {
+        Object back = roundTrip(value);
+        assertSame(value.getClass(), back.getClass(), what);
+        assertEquals(value, back, what);
+        assertEquals(nullQueries(value), nullQueries(back), what);
+        if (List.of(Collections.emptyList(), Collections.emptySet(), Collections.emptyMap(), Collections.emptyNavigableSet(),
+                Collections.emptyNavigableMap()).stream().anyMatch(shared -> shared == value)) {
+            assertSame(value, back, what);
+        }
+    }
+
+    static Stream<Arguments> collectionsImmutables() {
+        return Stream.of(
+                Arguments.of("emptyList", Collections.emptyList()),
+                Arguments.of("emptySet", Collections.emptySet()),
+                Arguments.of("emptyMap", Collections.emptyMap()),
+                Arguments.of("emptySortedSet", Collections.emptySortedSet()),
+                Arguments.of("emptySortedMap", Collections.emptySortedMap()),
+                Arguments.of("singletonList", Collections.singletonList("a")),
+                Arguments.of("singletonList of null", Collections.singletonList(null)),
+                Arguments.of("singleton", Collections.singleton("s")),
+                Arguments.of("singleton of null", Collections.singleton(null)),
+                Arguments.of("singletonMap", Collections.singletonMap("k", "v")),
+                Arguments.of("singletonMap of nulls", Collections.singletonMap(null, null)),
+                Arguments.of("nCopies", Collections.nCopies(3, "n")),
+                Arguments.of("nCopies of null", Collections.nCopies(2, null)),
+                Arguments.of("nCopies, none", Collections.nCopies(0, "z")));
+    }
+
+    /** @return what a collection or map answers to queries for null: each answer, or the class of what it threw */
+    @SuppressWarnings("unchecked")
+    private static List<Object> nullQueries(Object container) {
+        List<Supplier<Object>> queries = new ArrayList<>();
+        if (container instanceof Collection<?> c) {
+            queries.add(() -> c.contains(null));
+        }
+        if (container instanceof List<?> l) {
+            queries.add(() -> l.indexOf(null));
+            queries.add(() -> l.lastIndexOf(null));
+        }
+        if (container instanceof Map<?, ?> m) {
+            queries.add(() -> m.get(null));
+            queries.add(() -> m.containsKey(null));
+            queries.add(() -> m.containsValue(null));
+            queries.add(() -> ((Map<?, Object>) m).getOrDefault(null, "default"));
+        }
+        List<Object> answers = new ArrayList<>();
+        for (Supplier<Object> q : queries) {
+            try {
+                answers.add(String.valueOf(q.get()));
+            } catch (RuntimeException e) {
+                answers.add(e.getClass());
+            }
+        }
+        return answers;
+    }
+
+    /**
+     * A singletonList holding an object that holds the list is read as a List.of one is: the
+     * object is a hollow shell until touched, so the cycle is rebuilt. A cycle through an array
+     * that is reached through the list first is reported, as for any immutable collection.
+     */
+    @Test
+    void cyclesThroughASingletonListAreReadAsThroughAnyImmutableList() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node a = new Node("a");
+                a.any(Collections.singletonList(a));
+                store.persist(a, "a");
+                Object[] array = new Object[1];
+                List<Object> list = Collections.singletonList(array);
+                array[0] = list;
+                Node b = new Node("b");
+                b.any(new Object[] {list, array});
+                store.persist(b, "b");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node a = store.fetch("a", Node.class);
+            assertSame(Collections.singletonList(a).getClass(), a.any().getClass());
+            assertSame(a, ((List<?>) a.any()).get(0), "the list holds the object that holds it");
+            PersistentStoreException e = assertThrows(PersistentStoreException.class,
+                    () -> store.fetch("b", Node.class).any());
+            assertTrue(e.getMessage().contains("a cycle runs through an immutable collection"), e.getMessage());
         }
     }
 
