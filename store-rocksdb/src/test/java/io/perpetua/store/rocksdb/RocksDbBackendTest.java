@@ -314,7 +314,8 @@ class RocksDbBackendTest {
             assertEquals(first + 99, backend.lookup("last"));
             assertEquals(100, backend.statistics().objects());
         } catch (CorruptStoreException e) {
-            assertTrue(e.getMessage().contains("sequence"), e.getMessage());
+            // RocksDB's own check (no log left at all), or the sequence number at the last close.
+            assertTrue(e.getMessage().contains("no WAL files") || e.getMessage().contains("sequence"), e.getMessage());
         }
     }
 
