@@ -12,10 +12,13 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -154,7 +157,8 @@ public final class FileBackend implements Backend {
      * Opens (creating if needed) the store in {@code dir}.
      *
      * @throws io.perpetua.StoreLockedException if it is open in another process or in this one
-     * @throws CorruptStoreException if the directory holds a damaged store
+     * @throws CorruptStoreException if the directory holds a damaged store, or is not empty and
+     *         holds no file store; the directory is left as it was
      * @throws StorageException if the files cannot be read or written
      */
     static FileBackend open(Path dir, Options options, FileIO io) {
@@ -165,8 +169,13 @@ public final class FileBackend implements Backend {
         }
         try {
             Files.createDirectories(absolute);
+            // Before the lock, so that a foreign directory is left untouched: the lock file is
+            // named LOCK, like RocksDB's, and opening and closing it here would release a lock
+            // RocksDB holds on it in this process (POSIX locks belong to the process, and
+            // closing any descriptor of the file drops them).
+            refuseForeignDirectory(absolute, location);
         } catch (IOException e) {
-            throw new StorageException("cannot create the store directory " + absolute, e);
+            throw new StorageException("cannot read or create the store directory " + absolute, e);
         }
         StoreLock lock = StoreLock.acquire(absolute, location);
         FileIO.WriteHandle writer = null;
@@ -201,6 +210,37 @@ public final class FileBackend implements Backend {
             lock.close();
             throw e;
         }
+    }
+
+    /**
+     * Refuses a directory that has no checkpoint and holds anything but files this backend
+     * writes before its first checkpoint (segments, temporary files, the lock file: what a
+     * crash during creation leaves), without changing it: opening it would make a new, empty
+     * store among someone else's files, or over a store whose checkpoint is missing.
+     */
+    private static void refuseForeignDirectory(Path dir, String location) throws IOException {
+        if (Files.exists(dir.resolve(Checkpoint.FILE))) {
+            return;
+        }
+        List<String> names = new ArrayList<>();
+        boolean foreign = false;
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path p : entries) {
+                String name = p.getFileName().toString();
+                names.add(name);
+                foreign |= !(StoreFiles.isCreationFile(name) && Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS));
+            }
+        }
+        if (!foreign) {
+            return;
+        }
+        Collections.sort(names);
+        String found = names.size() <= 5 ? String.join(", ", names)
+                : String.join(", ", names.subList(0, 5)) + " and " + (names.size() - 5) + " more";
+        String rocksDb = names.contains("CURRENT") ? "; it looks like a RocksDB store: open it with rocksdb:" : "";
+        throw new CorruptStoreException(location, "the directory is not empty and is not a file store (no "
+                + Checkpoint.FILE + " file; it holds " + found + rocksDb + "). Use an empty or new directory; if this "
+                + "was a file store, its " + Checkpoint.FILE + " file is missing", null);
     }
 
     // ---------------------------------------------------------------- reads

@@ -12,6 +12,15 @@ final class StoreFiles {
     private StoreFiles() {
     }
 
+    /**
+     * @return whether a file of this name may be in a store directory before its first
+     *         checkpoint: a segment, a segment or checkpoint being created, the lock file
+     */
+    static boolean isCreationFile(String name) {
+        String created = name.endsWith(TEMP_SUFFIX) ? name.substring(0, name.length() - TEMP_SUFFIX.length()) : name;
+        return Format.segmentNumber(created) > 0 || name.equals(Checkpoint.TEMP) || name.equals(StoreLock.FILE);
+    }
+
     /** Creates segment {@code number} holding only its header, both slots saying (seq, header size). */
     static Segment createSegment(Path dir, FileIO io, int number, long storeId, long seq) throws IOException {
         Path path = dir.resolve(Format.segmentName(number));
