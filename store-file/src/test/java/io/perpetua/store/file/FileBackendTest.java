@@ -361,6 +361,7 @@ class FileBackendTest {
         StorageException failure = assertThrows(StorageException.class,
                 () -> b.commit(new WriteSet().put(id, bytes("lost")).bind("lost", id)));
         assertTrue(io.fired());
+        assertTrue(failure.storeClosed(), "the kernel learns that the store closed itself");
         StoreClosedException closed = assertThrows(StoreClosedException.class, () -> b.read(id));
         assertSame(failure, closed.getCause());
         assertThrows(StoreClosedException.class, () -> b.allocateIds(1));

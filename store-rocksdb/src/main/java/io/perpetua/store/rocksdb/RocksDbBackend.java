@@ -1187,7 +1187,8 @@ final class RocksDbBackend implements Backend {
     private RuntimeException latch(String doing, RocksDBException e) {
         RuntimeException failure = code(e) == Status.Code.Corruption
                 ? new CorruptStoreException(location, doing + " failed: " + e.getMessage(), e)
-                : new StorageException(location + ": " + doing + " failed: " + e.getMessage(), e);
+                : new StorageException(location + ": " + doing + " failed: " + e.getMessage()
+                        + "; the store closed itself, reopen it to recover", e, true);
         synchronized (idLock) {
             if (fatal == null) {
                 fatal = failure;

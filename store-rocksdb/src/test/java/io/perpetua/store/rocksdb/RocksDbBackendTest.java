@@ -460,6 +460,7 @@ class RocksDbBackendTest {
             StorageException failed = assertThrows(StorageException.class,
                     () -> backend.commit(new WriteSet().put(id, bytes("lost")).put(id + 1, bytes("lost"))));
             assertTrue(failed.getMessage().contains("simulated WAL write failure"), failed.getMessage());
+            assertTrue(failed.storeClosed(), "the kernel learns that the store closed itself");
             StoreClosedException closed = assertThrows(StoreClosedException.class, () -> backend.read(id));
             assertSame(failed, closed.getCause());
             assertThrows(StoreClosedException.class, () -> backend.allocateIds(1));
