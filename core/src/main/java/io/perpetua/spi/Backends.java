@@ -47,8 +47,13 @@ public final class Backends {
         }
         String location = percentDecode(ssp);
         if (location.startsWith("//")) {
-            // rocksdb:///data/x is the same as rocksdb:/data/x
+            // rocksdb:///data/x is the same as rocksdb:/data/x; rocksdb://host/x names a host,
+            // which a store on this machine's disk cannot honour (it was opened as ./host/x)
             location = location.substring(2);
+            if (!location.startsWith("/") && !scheme.equals("memory")) {
+                throw new IllegalArgumentException("a store URI names a directory of this machine: " + scheme + ":/path or "
+                        + scheme + ":///path, not a host (" + location.split("/", 2)[0] + "): " + uri);
+            }
         }
         return provider(scheme).open(uri, location, parseOptions(query));
     }
@@ -127,7 +132,9 @@ public final class Backends {
             int eq = pair.indexOf('=');
             String key = percentDecode(eq < 0 ? pair : pair.substring(0, eq));
             String value = eq < 0 ? "true" : percentDecode(pair.substring(eq + 1));
-            options.put(key, value);
+            if (options.put(key, value) != null) {
+                throw new IllegalArgumentException("the store option " + key + " is given twice: " + query);
+            }
         }
         return options;
     }

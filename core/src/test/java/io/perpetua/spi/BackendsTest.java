@@ -28,5 +28,18 @@ class BackendsTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> Backends.rejectUnknownOptions("file", options));
         assertTrue(e.getMessage().contains("x"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> Backends.parseOptions("sync=true&sync=false"));
+        assertEquals("the store option sync is given twice: sync=true&sync=false", e.getMessage());
+    }
+
+    /** {@code file://host/x} names a host: refused, not opened as the relative directory {@code host/x}. */
+    @Test
+    void aUriWithAHostIsRefusedAndThreeSlashesAreAPath() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Backends.open(java.net.URI.create("memoryless://host/x")));
+        assertTrue(e.getMessage().contains("not a host (host)"), e.getMessage());
+        try (Backend named = Backends.open(java.net.URI.create("memory://backends-test-name"))) {
+            assertEquals("memory:backends-test-name", named.location()); // memory: takes a name, not a path
+        }
     }
 }
