@@ -2159,7 +2159,7 @@ public final class Kernel implements PersistentStore {
                 info = checkStorable(object.getClass(), parent.child(field, index)); // says why
             }
             Handle home = writingHome;
-            if (field == null && home != null && info.leaf && info.writeReplace == null && home.satellites < Satellites.MAX) {
+            if ((field == null || index == PathNode.KEYED) && home != null && info.leaf && info.writeReplace == null && home.satellites < Satellites.MAX) {
                 // an element of a container embedded in the home's record: stored in that record
                 if (homesTook.add(home.id())) {
                     if (homesBefore.size() == satellitesBefore.length) {

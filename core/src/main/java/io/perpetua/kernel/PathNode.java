@@ -53,9 +53,16 @@ final class PathNode {
         return (object instanceof Tracked ? type.getSuperclass() : type).getTypeName() + "#" + id;
     }
 
-    /** @param field a field name, or null for an element */
+    /**
+     * The index of a step to a map's value whose key is a string: the step's field is that key,
+     * rendered {@code ["key"]}, as the program writes it. The key is passed as it is, so that a
+     * commit builds no string for a map it encodes without error.
+     */
+    static final int KEYED = Integer.MIN_VALUE;
+
+    /** @param field a field name, or null for an element, or the key for a {@link #KEYED} value */
     static String step(String field, int index) {
-        return field != null ? "." + field : "[" + index + "]";
+        return index == KEYED ? "[\"" + field + "\"]" : field != null ? "." + field : "[" + index + "]";
     }
 
     /** @param field a field name, or null for element {@code index}; the step is rendered only if needed */
@@ -72,11 +79,7 @@ final class PathNode {
     private void render(StringBuilder sb) {
         if (parent != null) {
             parent.render(sb);
-            if (field != null) {
-                sb.append('.').append(field);
-            } else {
-                sb.append('[').append(index).append(']');
-            }
+            sb.append(step(field, index));
         } else if (label != null) {
             sb.append(label);
         } else {

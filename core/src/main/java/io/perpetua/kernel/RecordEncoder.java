@@ -393,7 +393,12 @@ final class RecordEncoder implements RecordWriter {
         int i = 0;
         for (Map.Entry<?, ?> e : m.entrySet()) {
             value(e.getKey(), null, i);
-            value(e.getValue(), null, i++);
+            if (e.getKey() instanceof String key) {
+                value(e.getValue(), key, PathNode.KEYED); // a path through it reads ["key"]
+            } else {
+                value(e.getValue(), null, i);
+            }
+            i++;
         }
     }
 

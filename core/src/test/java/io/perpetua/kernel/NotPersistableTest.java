@@ -74,6 +74,9 @@ class NotPersistableTest {
             ((Node) extras.get("printer")).any(new Thread()); // reached through a stored map
             assertEquals("\"root\".any[\"printer\"].any", assertThrows(NotPersistableException.class, store::commitTransaction).path());
             ((Node) extras.get("printer")).any(null);
+            extras.put("socket", new Thread()); // a value of a stored map: its key names the step
+            assertEquals("\"root\".any[\"socket\"]", assertThrows(NotPersistableException.class, store::commitTransaction).path());
+            extras.remove("socket");
             Node added = new Node("added");
             added.any(new Thread());
             root.children().add(added); // a new object in a stored list
