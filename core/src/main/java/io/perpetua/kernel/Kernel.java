@@ -2370,6 +2370,11 @@ public final class Kernel implements PersistentStore {
                     p.$perpetua$state(ObjectState.DIRTY);
                 }
                 pending.put(p, oh);
+                if (Satellites.isSatellite(ownerId)) {
+                    // changed now, after build() listed the homes of changed satellites: its
+                    // home's record must encode it, not copy what its stored record holds
+                    changedSatelliteHomes.add(Satellites.home(ownerId));
+                }
                 enqueue(p, PathNode.root(p, ownerId));
             }
         }

@@ -6,6 +6,7 @@ import io.perpetua.PersistentStore;
 import io.perpetua.runtime.ObjectState;
 import io.perpetua.spi.Backends;
 import io.perpetua.testmodel.Leaf;
+import io.perpetua.testmodel.Memo;
 import io.perpetua.testmodel.Node;
 import org.junit.jupiter.api.Test;
 
@@ -115,6 +116,41 @@ class SatellitesTest {
             assertEquals(0, leaves[0].weight());
             assertEquals(100, leaves[1].weight());
             assertEquals(2, leaves[2].weight());
+        }
+    }
+
+    /**
+     * A satellite changed only inside a holder it keeps (a StringBuilder appended to, a Date set):
+     * the commit finds the change in its scan, after it listed the homes of changed satellites,
+     * and its home's record must encode it anew, each time, not copy its stored bytes.
+     */
+    @Test
+    void aSatelliteChangedOnlyInsideItsHoldersIsWrittenEveryTime() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node home = new Node("home");
+                home.any(new Memo[] {new Memo("x", 0), new Memo("y", 0)});
+                store.persist(home, "home");
+            });
+        }
+        for (int round = 1; round <= 3; round++) {
+            try (PersistentStore store = TestStores.open(uri)) {
+                Memo memo = ((Memo[]) store.fetch("home", Node.class).any())[0];
+                store.inTransaction(() -> {
+                    memo.body().append('!');
+                    memo.when().setTime(memo.when().getTime() + 1000);
+                });
+                long written = store.statistics().recordsWritten();
+                store.inTransaction(() -> memo.body().length()); // read only
+                assertEquals(written, store.statistics().recordsWritten(), "a read-only commit writes nothing");
+            }
+            try (PersistentStore store = TestStores.open(uri)) {
+                Memo[] memos = (Memo[]) store.fetch("home", Node.class).any();
+                assertEquals("x" + "!".repeat(round), memos[0].body().toString());
+                assertEquals(1000L * round, memos[0].when().getTime());
+                assertEquals("y", memos[1].body().toString());
+            }
         }
     }
 
