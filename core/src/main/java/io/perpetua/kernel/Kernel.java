@@ -451,12 +451,16 @@ public final class Kernel implements PersistentStore {
                 if (p.$perpetua$state() == ObjectState.NEW) {
                     detach(p, h);
                 } else {
-                    // refilled from the store on next touch; its fields go back to their defaults
-                    // first, since a rewritten getter takes a value that is not the default as
-                    // proof that the object is filled
+                    // refilled from the store on next touch; its fields go back to their defaults,
+                    // since a rewritten getter takes a value that is not the default as proof that
+                    // the object is filled. Hollow first, as in undoRead: a thread reading a field
+                    // meanwhile either sees the value it had or a default with the object hollow,
+                    // which sends it to load (after this abort, under the kernel's lock), never a
+                    // default it takes for the field's value
+                    p.$perpetua$state(ObjectState.HOLLOW);
+                    VarHandle.releaseFence();
                     p.$perpetua$read(DEFAULTS);
                     h.lazy(null);
-                    p.$perpetua$state(ObjectState.HOLLOW);
                 }
             } else if (((ContainerHandle) h).snapshot == null) {
                 table.remove(h);
