@@ -710,6 +710,11 @@ public final class Kernel implements PersistentStore {
         return info != null && info.factory != null ? info : null;
     }
 
+    /** Why an object of a class the agent left as it was cannot be stored or read. */
+    static final String NOT_REWRITTEN = "its class was not rewritten by the Perpetua agent in this JVM: run with"
+            + " -javaagent:perpetua-agent.jar, and check that the agent's include and exclude options do not leave it"
+            + " out (classes loaded before the agent started cannot be rewritten)";
+
     private ClassInfo checkStorable(Class<?> type, String path) {
         ClassInfo info;
         try {
@@ -718,9 +723,7 @@ public final class Kernel implements PersistentStore {
             throw new NotPersistableException(e.className(), path, e.reason());
         }
         if (info.factory == null) {
-            throw new NotPersistableException(type.getName(), path,
-                    "its class was not rewritten by the Perpetua agent (run with -javaagent:perpetua-agent.jar;"
-                            + " classes loaded before the agent started cannot be rewritten)");
+            throw new NotPersistableException(type.getName(), path, NOT_REWRITTEN);
         }
         return info;
     }
@@ -1616,9 +1619,7 @@ public final class Kernel implements PersistentStore {
                     + ") Perpetua cannot store"));
         }
         if (!Persistent.class.isAssignableFrom(type)) {
-            throw new NotPersistableException(type.getName(), "stored object #" + id,
-                    "its class was not rewritten by the Perpetua agent in this JVM (run with -javaagent:perpetua-agent.jar;"
-                            + " classes loaded before the agent started cannot be rewritten)");
+            throw NotPersistableException.whenRead(type.getName(), "stored object #" + id, NOT_REWRITTEN);
         }
         ClassInfo info = checkStorable(type, "stored object #" + id);
         if (d.id >= 0 && d.id < 1 << 16) {

@@ -1049,8 +1049,7 @@ final class RecordEncoder implements RecordWriter {
             reason = "it extends " + state.getDeclaringClass().getName() + ", a JDK class whose state (field "
                     + state.getName() + ") Perpetua cannot store, so the agent left the class as it was";
         } else {
-            reason = "its class was not rewritten by the Perpetua agent (run with -javaagent:perpetua-agent.jar;"
-                    + " classes loaded before the agent started cannot be rewritten)";
+            reason = Kernel.NOT_REWRITTEN;
         }
         return new NotPersistableException(c.getName(), where(field, index), reason);
     }

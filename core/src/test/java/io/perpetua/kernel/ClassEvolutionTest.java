@@ -128,6 +128,16 @@ class ClassEvolutionTest {
                 return null;
             });
         }
+        // a plain class the agent did not rewrite (run without it, or left out by its options): a read that cannot be
+        ClassLoader plain = compile("v" + version, "Other", Map.of(), "public class Item { }");
+        withLoader(plain, () -> {
+            try (PersistentStore store = TestStores.open(uri)) {
+                NotPersistableException thrown = assertThrows(NotPersistableException.class, () -> store.fetch("item"));
+                assertTrue(thrown.getMessage().startsWith("cannot read stored object #"), thrown.getMessage());
+                assertTrue(thrown.reason().contains("include and exclude options"), thrown.getMessage());
+            }
+            return null;
+        });
         withLoader(v1, () -> { // nothing was lost
             try (PersistentStore store = TestStores.open(uri)) {
                 assertEquals("count=3", describe(store.fetch("item")));
