@@ -40,7 +40,14 @@ public final class PerpetuaAgent {
      * @throws IllegalArgumentException if an option is not valid (the JVM then does not start)
      */
     public static void premain(String args, Instrumentation instrumentation) {
-        AgentOptions options = AgentOptions.parse(args);
+        AgentOptions options;
+        try {
+            options = AgentOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            // the JVM reports a failed premain as a fatal error, with this line deep in its trace
+            System.err.println(e.getMessage() + "; the JVM will not start");
+            throw e;
+        }
         // The kernel may trust the array write log only if every class that can write an
         // array is rewritten: none excluded, none loaded before now (reportEarlyClasses). A
         // value given on the command line (-Dperpetua.arrays=compared) is the user's word.

@@ -241,7 +241,7 @@ public final class Kernel implements PersistentStore {
         }
         throw new NoCurrentStoreException(count == 0
                 ? "no Perpetua store is open"
-                : count + " stores are open and this thread has begun a transaction on none of them;"
+                : count + " stores are open and none has a transaction this thread began and has not ended;"
                         + " begin a transaction on the store you mean, or call the store directly");
     }
 

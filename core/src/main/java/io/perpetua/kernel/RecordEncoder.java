@@ -1037,10 +1037,11 @@ final class RecordEncoder implements RecordWriter {
             reason = "instances of hidden classes cannot be stored";
         } else if (c.getClassLoader() == null || c.getName().startsWith("java.") || c.getName().startsWith("jdk.")
                 || c.getName().startsWith("sun.") || c.getName().startsWith("javax.")) {
-            reason = "Perpetua does not store this JDK class (" + storableInstead(c) + "); " + (inTransientField
-                    ? "the field is transient, but " + info.type.getName() + " serializes itself ("
+            reason = "Perpetua does not store this JDK class (" + storableInstead(c) + ")" + (inTransientField
+                    ? "; the field is transient, but " + info.type.getName() + " serializes itself ("
                             + PersistentClasses.serializationMethod(info.type) + "), so its transient fields are stored too"
-                    : "mark the field transient");
+                    : field != null && index != PathNode.KEYED ? "; mark the field transient"
+                    : "; keep it out of what is stored");
         } else if (JdkSerialized.isApplicationException(c)) { // stored by its serialization, but not this one
             reason = "an exception class of the application is stored by its Java serialization, but this one is an"
                     + " inner or anonymous class, which holds the object it was made in: declare it static nested or"

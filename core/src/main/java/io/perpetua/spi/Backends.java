@@ -108,11 +108,23 @@ public final class Backends {
     }
 
     private static String hint(String scheme) {
-        return switch (scheme) {
-            case "rocksdb" -> "; add io.perpetua:perpetua-store-rocksdb to the class path";
-            case "file" -> "; add io.perpetua:perpetua-store-file to the class path";
-            default -> "; known schemes: memory, rocksdb, file";
+        String provider = switch (scheme) {
+            case "rocksdb" -> "io.perpetua.store.rocksdb.RocksDbBackendProvider";
+            case "file" -> "io.perpetua.store.file.FileBackendProvider";
+            default -> null;
         };
+        if (provider == null) {
+            return "; known schemes: memory, rocksdb, file";
+        }
+        try {
+            Class.forName(provider, false, Backends.class.getClassLoader());
+            // there, but not listed: a jar that bundles its dependencies kept one services file of several
+            return "; " + provider + " is on the class path, but no META-INF/services/" + BackendProvider.class.getName()
+                    + " lists it (a jar bundling the dependencies must merge those files: Maven Shade's"
+                    + " ServicesResourceTransformer)";
+        } catch (ClassNotFoundException | LinkageError e) {
+            return "; add io.perpetua:perpetua-store-" + scheme + " to the class path";
+        }
     }
 
     /** Decodes {@code %XX} escapes only: unlike form decoding, a {@code +} stays a plus (paths have them). */
@@ -167,11 +179,13 @@ public final class Backends {
      *
      * @param scheme the provider's scheme, for the message
      * @param options the options left after the provider read its own
-     * @throws IllegalArgumentException naming the options left
+     * @param known the options the provider takes, for the message
+     * @throws IllegalArgumentException naming the options left, and the known ones
      */
-    public static void rejectUnknownOptions(String scheme, Map<String, String> options) {
+    public static void rejectUnknownOptions(String scheme, Map<String, String> options, String... known) {
         if (!options.isEmpty()) {
-            throw new IllegalArgumentException("unknown option(s) for " + scheme + ": " + options.keySet());
+            throw new IllegalArgumentException("unknown option(s) for " + scheme + ": " + options.keySet()
+                    + (known.length == 0 ? "; it takes none" : "; it takes " + String.join(", ", known)));
         }
     }
 }

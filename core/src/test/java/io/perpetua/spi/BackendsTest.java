@@ -32,6 +32,17 @@ class BackendsTest {
         assertEquals("the store option sync is given twice: sync=true&sync=false", e.getMessage());
     }
 
+    @Test
+    void aSchemeWhoseBackendIsMissingSaysWhichModuleToAdd() {
+        // core's tests have no backend module on their class path
+        io.perpetua.PersistentStoreException e = assertThrows(io.perpetua.PersistentStoreException.class,
+                () -> Backends.open(java.net.URI.create("rocksdb:/nowhere")));
+        assertTrue(e.getMessage().endsWith("add io.perpetua:perpetua-store-rocksdb to the class path"), e.getMessage());
+        IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+                () -> Backends.open(java.net.URI.create("memory:?synch=false")));
+        assertEquals("unknown option(s) for memory: [synch]; it takes none", unknown.getMessage());
+    }
+
     /** {@code file://host/x} names a host: refused, not opened as the relative directory {@code host/x}. */
     @Test
     void aUriWithAHostIsRefusedAndThreeSlashesAreAPath() {

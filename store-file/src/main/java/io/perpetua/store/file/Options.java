@@ -46,7 +46,8 @@ record Options(boolean sync, long segmentSize, long checkpointBytes, boolean aut
                 throw new IllegalArgumentException("option garbageRatio takes a number in (0, 1], not \"" + ratio + "\"");
             }
         }
-        Backends.rejectUnknownOptions("file", options);
+        Backends.rejectUnknownOptions("file", options, "sync", "segmentSize", "checkpointBytes", "autoCompact",
+                "garbageRatio");
         return new Options(sync, segmentSize, checkpointBytes, autoCompact, garbageRatio);
     }
 

@@ -61,7 +61,7 @@ public final class RocksDbBackendProvider implements BackendProvider {
     public Backend open(URI uri, String location, Map<String, String> options) {
         Map<String, String> remaining = new LinkedHashMap<>(options);
         boolean sync = Backends.booleanOption(remaining, "sync", true);
-        Backends.rejectUnknownOptions(SCHEME, remaining);
+        Backends.rejectUnknownOptions(SCHEME, remaining, "sync");
         if (location.isBlank()) {
             throw new IllegalArgumentException("a rocksdb store needs a directory, e.g. rocksdb:/data/shop, not " + uri);
         }
