@@ -31,6 +31,9 @@ public final class Perpetua {
      * @param name the name
      * @throws NoCurrentStoreException if no store can be chosen
      * @throws TransactionStateException if the store has no active transaction
+     * @throws StoreClosedException if the object was read from a store closed since: it
+     *         belongs to that store (fetch it again from the store it is to be persisted in)
+     * @throws NotPersistableException if the object cannot be stored
      */
     public static void persist(Object object, String name) {
         storeFor(object).persist(object, name);
@@ -43,6 +46,8 @@ public final class Perpetua {
      * @param object a persistent-capable object or another storable value with identity
      * @throws NoCurrentStoreException if no store can be chosen
      * @throws TransactionStateException if the store has no active transaction
+     * @throws StoreClosedException if the object was read from a store closed since
+     * @throws NotPersistableException if the object cannot be stored
      */
     public static void persist(Object object) {
         storeFor(object).persist(object);

@@ -693,9 +693,11 @@ public final class Kernel implements PersistentStore {
             return "the object is persistent in another store (" + other.location() + "); an object belongs to one store";
         }
         // read before a close, then reached after a reopening: the common case, and the one to explain
-        return "the object belongs to " + (other.location().equals(location()) ? "an earlier opening of this store"
-                : "the store " + other.location()) + ", closed since; objects do not carry over to a later opening:"
-                + " fetch it again from this one";
+        return other.location().equals(location())
+                ? "the object belongs to an earlier opening of this store, closed since; objects do not carry over to a"
+                        + " later opening: fetch it again from this one"
+                : "the object belongs to the store " + other.location() + ", closed since; an object belongs to one store:"
+                        + " copy what it holds into a new object to store it here";
     }
 
     /** As {@link #checkStorable(Class, String)}, rendering the path only for an error. */
