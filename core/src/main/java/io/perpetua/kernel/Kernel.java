@@ -2081,6 +2081,10 @@ public final class Kernel implements PersistentStore {
                     return;
                 }
                 ClassInfo info = checkStorable(p.getClass(), path);
+                if (p instanceof java.util.PriorityQueue<?> || p instanceof java.util.SortedSet<?>
+                        || p instanceof java.util.SortedMap<?, ?>) {
+                    checkNoComparator(p, path);
+                }
                 // one stored by its serialization replacement has its replacement's record: no
                 // satellites, no embedded containers
                 byte[] record = info.writeReplace != null ? encoder.replacedObject(p, info, path, id)
@@ -2115,6 +2119,28 @@ public final class Kernel implements PersistentStore {
                 writes.replace(h.id(), record);
                 containers.add(h);
                 snapshots.add(record);
+            }
+        }
+
+        /**
+         * Refuses a class of the program that extends {@code PriorityQueue}, {@code TreeSet} or
+         * {@code TreeMap} whose object has a comparator: one read back is made by the no-argument
+         * constructor, and would sort by natural order. The agent refuses the constructors that
+         * pass one; this catches the one it cannot see, {@code PriorityQueue(Collection)}, which
+         * takes the comparator of a queue or sorted set it is given.
+         */
+        private void checkNoComparator(Persistent p, PathNode path) {
+            Class<?> jdk = PersistentClasses.inheritedContainer(p.getClass());
+            if (jdk == null) {
+                return; // a class of the program implementing the interface itself: its comparator is a field
+            }
+            Object comparator = p instanceof java.util.PriorityQueue<?> q ? q.comparator()
+                    : p instanceof java.util.SortedSet<?> s ? s.comparator() : ((java.util.SortedMap<?, ?>) p).comparator();
+            if (comparator != null) {
+                throw new NotPersistableException(p.getClass().getName(), path.render(), "it has a comparator ("
+                        + comparator.getClass().getName() + "), which an object read back from the store would not have"
+                        + " (the object is made empty by the no-argument constructor of " + jdk.getSimpleName()
+                        + "); keep a sorted collection in a field instead");
             }
         }
 

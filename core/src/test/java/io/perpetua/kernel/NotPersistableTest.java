@@ -3,6 +3,7 @@ package io.perpetua.kernel;
 import io.perpetua.NotPersistableException;
 import io.perpetua.PersistentStore;
 import io.perpetua.runtime.ObjectState;
+import io.perpetua.testmodel.Jobs;
 import io.perpetua.testmodel.Node;
 import io.perpetua.testmodel.Plain;
 import org.junit.jupiter.api.Test;
@@ -83,6 +84,30 @@ class NotPersistableTest {
             assertEquals("\"root\".children[3].any", assertThrows(NotPersistableException.class, store::commitTransaction).path());
             root.children().remove(added);
             store.commitTransaction();
+        }
+    }
+
+    /**
+     * A class of the program extending PriorityQueue, given a comparator by PriorityQueue(Collection)
+     * (it takes the comparator of the queue it copies): refused, since one read back would sort by
+     * natural order; without a comparator it is stored.
+     */
+    @Test
+    void aQueueOfTheProgramWithAComparatorIsRefusedWhateverGaveItOne() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            java.util.PriorityQueue<Integer> reversed = new java.util.PriorityQueue<>(java.util.Comparator.reverseOrder());
+            reversed.addAll(List.of(1, 5, 3));
+            Jobs jobs = new Jobs(reversed);
+            assertEquals(5, jobs.peek(), "the queue took the comparator");
+            store.beginTransaction();
+            store.persist(jobs, "jobs");
+            NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+            assertEquals("\"jobs\"", e.path());
+            assertTrue(e.reason().startsWith("it has a comparator ("), e.reason());
+            store.abortTransaction();
+            store.inTransaction(() -> store.persist(new Jobs(List.of(4, 2)), "natural"));
+            assertEquals(List.of("natural"), store.names());
         }
     }
 
