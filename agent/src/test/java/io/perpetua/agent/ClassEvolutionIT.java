@@ -171,6 +171,57 @@ class ClassEvolutionIT {
         assertOut("3 first [red] 2 20 -> 4 second 40 Point[x=1, y=2, z=0]\n", run(renamed, "read", copy));
     }
 
+    /**
+     * A small object stored inside its owner's record (a satellite), whose class has gained an
+     * array field since: a change to another field, with the array never read, is written with
+     * the array's stored value. It was a failed commit ("holds its lazy marker but has no stored
+     * value"), every time, until the array was read.
+     */
+    @Test
+    void aSatelliteWhoseClassGainedAnArrayFieldIsStillWritten(@TempDir Path dir) throws Exception {
+        String store = dir.resolve("store").toString();
+        String v1 = """
+                package shop;
+                import java.util.ArrayList;
+                import java.util.List;
+                public class Item {
+                    List<Leaf> leaves = new ArrayList<>();
+                    static class Leaf { int v; }
+                    static Item build() {
+                        Item a = new Item();
+                        for (int i = 0; i < 2; i++) {
+                            Leaf l = new Leaf();
+                            l.v = i;
+                            a.leaves.add(l);
+                        }
+                        return a;
+                    }
+                    void bump() { leaves.get(0).v += 10; }
+                    String describe() { return leaves.get(0).v + " " + leaves.get(1).v; }
+                }
+                """;
+        String v2 = v1.replace("static class Leaf { int v; }", "static class Leaf { int v; int[] arr; }")
+                // the first bump gives both an array; the next changes leaf 0's int only, reading leaf 1's array
+                .replace("void bump() { leaves.get(0).v += 10; }", """
+                        void bump() {
+                            if (leaves.get(1).arr == null) {
+                                leaves.get(0).arr = new int[] {7};
+                                leaves.get(1).arr = new int[] {8};
+                            } else {
+                                leaves.get(0).v += 10;
+                            }
+                        }""")
+                .replace("return leaves.get(0).v + \" \" + leaves.get(1).v;",
+                        "return leaves.get(0).v + \" \" + leaves.get(1).v + \" \" + java.util.Arrays.toString(leaves.get(0).arr)"
+                                + " + java.util.Arrays.toString(leaves.get(1).arr);");
+        Path first = compile(dir, "sat-v1", v1);
+        Path second = compile(dir, "sat-v2", v2);
+        assertOut("", run(first, "build", store));
+        assertOut("", run(second, "bump", store));
+        assertOut("", run(second, "bump", store));
+        assertOut("10 1 [7][8]\n", run(second, "read", store));
+    }
+
     private static void copyDirectory(Path from, Path to) throws Exception {
         try (var files = Files.walk(from)) {
             for (Path f : (Iterable<Path>) files::iterator) {

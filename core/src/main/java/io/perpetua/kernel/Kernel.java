@@ -2291,7 +2291,17 @@ public final class Kernel implements PersistentStore {
                 if (o instanceof Persistent s && (filled != null || s.$perpetua$state() > 0)) {
                     PathNode path = PathNode.root(s, sid);
                     writing = sid;
-                    byte[] bytes = encoder.object(s, checkStorable(s.getClass(), path), path, null, sid); // a leaf: no array field
+                    Handle sh = (Handle) s.$perpetua$handle();
+                    // a leaf had no array field when stored, but its class may have gained one since:
+                    // the stored bytes of an array field it has not read yet are copied, as for a home
+                    byte[] bytes = encoder.object(s, checkStorable(s.getClass(), path), path, sh.lazy(), sid);
+                    if (sh.embeds() != null || !embedding.isEmpty()) {
+                        // the holders it keeps in its record (a StringBuilder, a Date) are its own, not
+                        // the home's: a fill after a collection or an abort finds them resident by them
+                        embedOwners.add(sh);
+                        embedLists.add(embedding.toArray(new ContainerHandle[0]));
+                        embedding.clear();
+                    }
                     written.add(s);
                     Satellites.writeSatellite(out, k, bytes, 0, bytes.length);
                 } else {

@@ -154,6 +154,48 @@ class SatellitesTest {
         }
     }
 
+    /**
+     * The holders a satellite keeps in its record are the satellite's, not its home's: after an
+     * abort refills the satellite, or after the JVM collected it, it finds the holder the program
+     * still has, rather than making a new one and leaving the program's changes to the old one
+     * unsaved. Both were lost for a satellite made in the same session.
+     */
+    @Test
+    void aSatellitesHolderKeepsItsIdentityAcrossAnAbortAndACollection() throws Exception {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            List<Object> made = satelliteThroughAnAbort(store);
+            StringBuilder body = (StringBuilder) made.get(0);
+            @SuppressWarnings("unchecked")
+            WeakReference<Memo> collected = (WeakReference<Memo>) made.get(1);
+            TestStores.awaitCollected(collected); // nothing holds the satellite or its home now, only its holder
+            assertNull(collected.get());
+            store.inTransaction(() -> body.append('z'));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Memo memo = ((Memo[]) store.fetch("home", Node.class).any())[0];
+            assertEquals("ayz", memo.body().toString());
+            assertEquals(0, memo.count());
+        }
+    }
+
+    /** @return the holder of a satellite made now, and a weak reference to the satellite, which nothing else holds */
+    private static List<Object> satelliteThroughAnAbort(PersistentStore store) {
+        Memo memo = new Memo("a", 0);
+        Node home = new Node("home");
+        home.any(new Memo[] {memo});
+        store.inTransaction(() -> store.persist(home, "home"));
+        StringBuilder body = memo.body();
+        store.beginTransaction();
+        memo.count(5);
+        body.append('x');
+        store.abortTransaction();
+        assertSame(body, memo.body(), "refilled by the abort, the satellite has the program's holder");
+        assertEquals("a", body.toString(), "and the abort put it back");
+        store.inTransaction(() -> body.append('y'));
+        return List.of(body, new WeakReference<>(memo));
+    }
+
     @Test
     void aLeafReachedFirstByAnotherPathIsReadFromItsHomesRecordWhichComesAlong() {
         String uri = TestStores.newUri();

@@ -17,6 +17,7 @@ public class Memo extends Base {
 
     private StringBuilder body;
     private java.util.Date when;
+    private int count;
 
     protected Memo(HollowFactory proxy) {
     }
@@ -38,10 +39,21 @@ public class Memo extends Base {
         return when;
     }
 
+    public int count() {
+        readCheck();
+        return count;
+    }
+
+    public void count(int count) {
+        writeCheck();
+        this.count = count;
+    }
+
     @Override
     public void $perpetua$write(RecordWriter out) {
         super.$perpetua$write(out);
-        out.writeObject(body);
+        out.writeObject(body); // in layout order: by name
+        out.writeInt(count);
         out.writeObject(when);
     }
 
@@ -49,6 +61,7 @@ public class Memo extends Base {
     public void $perpetua$read(RecordReader in) {
         super.$perpetua$read(in);
         body = (StringBuilder) in.readObject();
+        count = in.readInt();
         when = (java.util.Date) in.readObject();
     }
 }
