@@ -541,6 +541,8 @@ class EndToEndIT {
                                 for (String k : r.recent.keySet()) b.append(k);
                                 r.sorted.forEach(b::append);
                                 b.append(r.queue).append(r.tags.equals(List.of("a", "b", "c"))).append(r.index.hashCode() != 0);
+                                b.append(r.history.peek()).append(r.history.empty()).append(r.history.search("h1"))
+                                        .append(r.counts.mappingCount()).append(Collections.list(r.counts.keys()));
                             });
                             System.out.println("written by reads " + (store.statistics().recordsWritten() - written));
                             store.inTransaction(() -> {

@@ -39,14 +39,27 @@ final class InheritedContainer {
 
     /**
      * Methods that cannot change a collection's or map's contents: the read check only
-     * ({@code clone()} copies; {@code removeEldestEntry} is a question the map asks itself).
+     * ({@code clone()} copies; {@code removeEldestEntry} is a question the map asks itself). By
+     * name, for every class: no supported class has a mutator of one of these names. Then
+     * {@code Stack}'s, {@code Vector}'s and {@code ConcurrentHashMap}'s own (JDK 17 to 25): an
+     * {@code Enumeration} has no {@code remove} ({@code ConcurrentHashMap}'s {@code keys()} and
+     * {@code elements()} is an iterator too, but only to a cast), and the entries its bulk
+     * operations pass are the map's nodes, whose {@code setValue} throws.
      */
     static final Set<String> READ_ONLY = Set.of("size", "isEmpty", "contains", "containsAll", "get", "indexOf",
             "lastIndexOf", "toArray", "equals", "hashCode", "toString", "forEach", "stream", "parallelStream",
             "spliterator", "getOrDefault", "containsKey", "containsValue", "comparator", "first", "last", "firstKey",
             "lastKey", "floor", "ceiling", "higher", "lower", "floorKey", "ceilingKey", "higherKey", "lowerKey",
             "floorEntry", "ceilingEntry", "higherEntry", "lowerEntry", "firstEntry", "lastEntry", "peek", "peekFirst",
-            "peekLast", "element", "getFirst", "getLast", "trimToSize", "ensureCapacity", "removeEldestEntry", "clone");
+            "peekLast", "element", "getFirst", "getLast", "trimToSize", "ensureCapacity", "removeEldestEntry", "clone",
+            // Stack, Vector (Stack.peek calls elementAt through a virtual call: to the override)
+            "empty", "search", "elementAt", "firstElement", "lastElement", "elements", "capacity", "copyInto",
+            // ConcurrentHashMap
+            "mappingCount", "keys", "forEachKey", "forEachValue", "forEachEntry", "reduce", "reduceToDouble",
+            "reduceToLong", "reduceToInt", "reduceKeys", "reduceKeysToDouble", "reduceKeysToLong", "reduceKeysToInt",
+            "reduceValues", "reduceValuesToDouble", "reduceValuesToLong", "reduceValuesToInt", "reduceEntries",
+            "reduceEntriesToDouble", "reduceEntriesToLong", "reduceEntriesToInt", "searchKeys", "searchValues",
+            "searchEntries");
 
     /**
      * The iterators and views an override hands out wrapped (after the read check), by name and

@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -152,6 +153,60 @@ class ClassShapesTest {
             assertEquals(ObjectState.CLEAN, ((Persistent) hollow).$perpetua$state(), name + ": reads mark nothing");
         }
         assertEquals(List.of(), loader.events.failed);
+        assertEquals("", loader.verifyAll());
+    }
+
+    /**
+     * The read-only methods {@code Stack}, {@code Vector} and {@code ConcurrentHashMap} add to
+     * the collection and map interfaces fill a hollow object and mark nothing (until session 39
+     * each got the write check, and a read-only transaction wrote the object).
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void readOnlyMethodsOfStackVectorAndConcurrentHashMapMarkNothing() {
+        RewritingClassLoader loader = new RewritingClassLoader("corpus.");
+        List<Object> all = (List<Object>) Reflect.call(loader.load("corpus.inherited.Extending"), "all");
+        for (Object original : all) {
+            if (!(original instanceof java.util.Vector) && !(original instanceof java.util.concurrent.ConcurrentHashMap)) {
+                continue;
+            }
+            String name = original.getClass().getName();
+            MiniStore store = new MiniStore();
+            Object hollow = store.fetch(store.save(original));
+            StringBuilder seen = new StringBuilder();
+            if (hollow instanceof java.util.Stack<?> s) {
+                seen.append(s.peek()).append(s.empty()).append(s.search("a"));
+            }
+            if (hollow instanceof java.util.Vector<?> v) {
+                Object[] copy = new Object[v.size()];
+                v.copyInto(copy);
+                seen.append(v.elementAt(0)).append(v.firstElement()).append(v.lastElement())
+                        .append(java.util.Collections.list(v.elements())).append(v.capacity()).append(copy.length)
+                        .append(v.indexOf("a", 1)).append(v.lastIndexOf("a", 2));
+            }
+            if (hollow instanceof java.util.concurrent.ConcurrentHashMap<?, ?> raw) {
+                java.util.concurrent.ConcurrentHashMap<String, String> m =
+                        (java.util.concurrent.ConcurrentHashMap<String, String>) raw;
+                seen.append(m.mappingCount()).append(java.util.Collections.list(m.keys()))
+                        .append(java.util.Collections.list(m.elements()));
+                m.forEachKey(1, k -> seen.append(k));
+                m.forEachValue(1, v -> seen.append(v));
+                m.forEachEntry(1, e -> seen.append(e.getKey()));
+                m.forEach(1, (k, v) -> seen.append(k));
+                m.forEach(1, (k, v) -> k + v, kv -> seen.append(kv));
+                String reduced = m.reduce(1, (k, v) -> k, (x, y) -> x + y);
+                String found = m.search(1, (k, v) -> k);
+                String foundKey = m.searchKeys(1, k -> k);
+                String foundValue = m.searchValues(1, v -> v);
+                String foundEntry = m.searchEntries(1, Map.Entry::getKey);
+                seen.append(reduced).append(m.reduceKeys(1, (x, y) -> x + y)).append(m.reduceValues(1, (x, y) -> x + y))
+                        .append(m.reduceEntries(1, (x, y) -> x).getKey())
+                        .append(m.reduceValuesToInt(1, String::length, 0, Integer::sum))
+                        .append(found).append(foundKey).append(foundValue).append(foundEntry);
+            }
+            assertTrue(seen.length() > 0, name);
+            assertEquals(ObjectState.CLEAN, ((Persistent) hollow).$perpetua$state(), name + ": reads mark nothing");
+        }
         assertEquals("", loader.verifyAll());
     }
 
