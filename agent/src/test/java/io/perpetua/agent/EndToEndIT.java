@@ -444,6 +444,10 @@ class EndToEndIT {
                         Tags(String owner) { this.owner = owner; }
                         @Override public boolean add(String s) { return super.add(s.toLowerCase()); }
                     }
+                    static class Colored extends Tags {
+                        String color = "red";
+                        Colored() { super("c"); }
+                    }
                     static class Item {
                         String name;
                         Item(String name) { this.name = name; }
@@ -466,7 +470,7 @@ class EndToEndIT {
                     static class Counts extends java.util.concurrent.ConcurrentHashMap<String, Integer> { }
                     static class Root {
                         Tags tags; Index index; Recent recent; Sorted sorted; Queue queue;
-                        Pending pending; History history; Listeners listeners; Counts counts;
+                        Pending pending; History history; Listeners listeners; Counts counts; Colored colored;
                     }
                     static String more(Root r) {
                         return r.pending.peek() + "/" + r.pending.size() + " " + r.history + " " + r.listeners + " "
@@ -503,6 +507,8 @@ class EndToEndIT {
                                 r.listeners.add("l1");
                                 r.counts = new Counts();
                                 r.counts.put("k", 1);
+                                r.colored = new Colored();
+                                r.colored.add("Q");
                                 store.inTransaction(() -> store.persist(r, "r"));
                                 try {
                                     store.inTransaction(() -> store.persist(new ByLength(), "byLength"));
@@ -558,15 +564,18 @@ class EndToEndIT {
                             System.out.println("more reopened " + more(store.fetch("r", Root.class)));
                         }
                         try (PersistentStore store = PersistentStore.open(args[0])) {
-                            Tags hollow = store.fetch("r", Root.class).tags; // serialized before any touch
+                            Root root = store.fetch("r", Root.class);
                             java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
                             try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
-                                out.writeObject(hollow);
+                                out.writeObject(root.tags); // serialized before any touch
+                                out.writeObject(root.colored); // a subclass of a subclass: its own writeReplace fills it
                             }
                             try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
                                     new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
                                 Tags copy = (Tags) in.readObject();
                                 System.out.println("serialized " + copy + " " + copy.owner);
+                                Colored colored = (Colored) in.readObject();
+                                System.out.println("serialized colored " + colored + " " + colored.owner + " " + colored.color);
                             }
                         } catch (java.io.IOException | ClassNotFoundException e) {
                             throw new IllegalStateException(e);
@@ -586,6 +595,7 @@ class EndToEndIT {
         assertTrue(out.contains("written by changes through views 2"), out); // Tags and Index (new items are satellites)
         assertTrue(out.contains("reopened [b, c] me {x=x!, y=y!} 3 {c=3, d=4} [a, y, z] [q2]"), out);
         assertTrue(out.contains("serialized [b, c] me"), out); // ArrayList's writeObject runs first: filled before it
+        assertTrue(out.contains("serialized colored [q] c red"), out);
         assertTrue(out.contains("more stored 1/3 [h1] [l1] {k=1}"), out);
         assertTrue(out.contains("more reopened 3/2 [h1, h2] [l1, l2] {k=2}"), out);
 

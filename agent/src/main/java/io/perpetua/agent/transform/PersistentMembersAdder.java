@@ -164,7 +164,7 @@ final class PersistentMembersAdder extends ClassVisitor {
         if (serializedByFields && !declaresWriteObject) {
             addWriteObject();
         }
-        if (inherited != null && serializedByFields && info.method("writeReplace", "()Ljava/lang/Object;") == null) {
+        if (needsWriteReplace()) {
             addWriteReplace();
         }
         if (concrete) {
@@ -650,10 +650,39 @@ final class PersistentMembersAdder extends ClassVisitor {
     }
 
     /**
-     * A class extending a JDK collection or map: the JDK class's {@code writeObject} runs before
-     * the class's own (super-classes first) and reads its contents directly, so the object is
-     * filled earlier, in {@code writeReplace}, which Java serialization calls before any of them.
-     * It returns the object itself: nothing is replaced. Private and synthetic, as above.
+     * @return whether the class gets {@link #addWriteReplace}: it is serialized by its fields, a
+     *         class above it (or itself) extends a JDK collection or map, and no
+     *         {@code writeReplace} of the application applies to it, its own or an inherited one
+     *         that is not private (nor package-private from another package). A private one
+     *         applies to its own class only, so each class of such a hierarchy gets its own.
+     */
+    private boolean needsWriteReplace() {
+        if (!serializedByFields || info.method("writeReplace", "()Ljava/lang/Object;") != null) {
+            return false;
+        }
+        if (inherited != null) {
+            return true;
+        }
+        for (ClassInfo s = topMost ? null : superInfo(info); s != null && !s.jdk; s = superInfo(s)) {
+            ClassInfo.Member m = s.method("writeReplace", "()Ljava/lang/Object;");
+            if (m != null && !m.isStatic() && (m.access() & Opcodes.ACC_SYNTHETIC) == 0
+                    && ((m.access() & (Opcodes.ACC_PUBLIC | Opcodes.ACC_PROTECTED)) != 0
+                    || (m.access() & Opcodes.ACC_PRIVATE) == 0 && s.packageName().equals(info.packageName()))) {
+                return false; // the application's own, which Java serialization calls instead
+            }
+            if (InheritedContainer.of(s.superName) != null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * A class extending a JDK collection or map, or a class below it: the JDK class's
+     * {@code writeObject} runs before the class's own (super-classes first) and reads its
+     * contents directly, so the object is filled earlier, in {@code writeReplace}, which Java
+     * serialization calls before any of them. It returns the object itself: nothing is replaced.
+     * Private and synthetic, as above.
      */
     private void addWriteReplace() {
         MethodVisitor mv = super.visitMethod(Opcodes.ACC_PRIVATE | Opcodes.ACC_SYNTHETIC, "writeReplace",

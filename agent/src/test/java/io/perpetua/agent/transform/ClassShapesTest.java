@@ -157,6 +157,46 @@ class ClassShapesTest {
     }
 
     /**
+     * Java serialization of a hollow object of a class two below a JDK collection or map: the
+     * JDK part is written filled, as for the class right below it (until session 39 only that
+     * class got the agent's private {@code writeReplace}, which does not apply to a subclass,
+     * and the stream held no elements). A plain {@code ObjectInputStream} reads it back.
+     */
+    @Test
+    void javaSerializationOfAHollowSubclassOfASubclassWritesItsContents() throws Exception {
+        RewritingClassLoader loader = new RewritingClassLoader("corpus.");
+        @SuppressWarnings("unchecked")
+        List<String> list = (List<String>) Reflect.make(loader.load("corpus.refused.SubList"));
+        list.add("a");
+        list.add("b");
+        @SuppressWarnings("unchecked")
+        Map<String, Integer> map = (Map<String, Integer>) Reflect.make(loader.load("corpus.inherited.SalePrices"));
+        map.put("x", 1);
+        for (Object original : List.of(list, map)) {
+            MiniStore store = new MiniStore();
+            Object hollow = store.fetch(store.save(original));
+            assertEquals(ObjectState.HOLLOW, ((Persistent) hollow).$perpetua$state());
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
+                out.writeObject(hollow);
+            }
+            try (java.io.ObjectInputStream in = new java.io.ObjectInputStream(
+                    new java.io.ByteArrayInputStream(bytes.toByteArray())) {
+                @Override
+                protected Class<?> resolveClass(java.io.ObjectStreamClass desc) throws ClassNotFoundException {
+                    return Class.forName(desc.getName(), false, loader);
+                }
+            }) {
+                Object copy = in.readObject();
+                assertEquals(original.getClass(), copy.getClass());
+                assertEquals(original, copy, original.getClass().getName());
+            }
+        }
+        assertEquals(List.of(), loader.events.failed);
+        assertEquals("", loader.verifyAll());
+    }
+
+    /**
      * The read-only methods {@code Stack}, {@code Vector} and {@code ConcurrentHashMap} add to
      * the collection and map interfaces fill a hollow object and mark nothing (until session 39
      * each got the write check, and a read-only transaction wrote the object).
