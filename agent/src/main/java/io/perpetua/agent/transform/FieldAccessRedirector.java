@@ -129,6 +129,37 @@ final class FieldAccessRedirector extends ClassVisitor {
         }
     }
 
+    /**
+     * A field of the JDK collection a persistent-capable class extends ({@code Vector}'s
+     * {@code elementData} or {@code elementCount}: {@link TypeResolver#isInheritedContainerField})
+     * has no accessor: the access stays direct, after {@code Residency.beforeWrite(receiver)},
+     * which fills the object if hollow and marks it dirty. A read too, even on {@code this}
+     * (whose method-entry check is a read check): a subclass writes into {@code elementData} by
+     * reading it, and its stored contents change only through a write check.
+     * <pre>
+     *   GETFIELD:           recv        =&gt;  DUP; INVOKESTATIC beforeWrite; GETFIELD
+     *   PUTFIELD (1 slot):  recv, v     =&gt;  DUP2; POP; INVOKESTATIC beforeWrite; PUTFIELD
+     *   PUTFIELD (2 slots): recv, vv    =&gt;  DUP2_X1; POP2; DUP_X2; INVOKESTATIC beforeWrite; PUTFIELD
+     * </pre>
+     */
+    private static void checkContainerField(MethodNode method, FieldInsnNode f) {
+        InsnList check = new InsnList();
+        if (f.getOpcode() == Opcodes.GETFIELD) {
+            check.add(new InsnNode(Opcodes.DUP));
+        } else if (Type.getType(f.desc).getSize() == 1) {
+            check.add(new InsnNode(Opcodes.DUP2));
+            check.add(new InsnNode(Opcodes.POP));
+        } else {
+            check.add(new InsnNode(Opcodes.DUP2_X1));
+            check.add(new InsnNode(Opcodes.POP2));
+            check.add(new InsnNode(Opcodes.DUP_X2));
+        }
+        // the receiver is of the rewritten class (protected access), which implements Persistent
+        check.add(new MethodInsnNode(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, Protocol.BEFORE_WRITE,
+                Protocol.SLOW_PATH_DESC, false));
+        method.instructions.insertBefore(f, check);
+    }
+
     private void rewrite(MethodNode method) {
         List<FieldInsnNode> candidates = new ArrayList<>();
         List<ClassInfo> declaring = new ArrayList<>();
@@ -136,9 +167,9 @@ final class FieldAccessRedirector extends ClassVisitor {
             if (insn.getOpcode() == Opcodes.GETFIELD || insn.getOpcode() == Opcodes.PUTFIELD) {
                 FieldInsnNode f = (FieldInsnNode) insn;
                 ClassInfo d = resolver.redirectTarget(f.owner, f.name, f.desc);
-                if (d != null) {
+                if (d != null || persistentClass && resolver.isInheritedContainerField(f.owner, f.name, f.desc)) {
                     candidates.add(f);
-                    declaring.add(d);
+                    declaring.add(d); // null: a JDK collection's own field, see checkContainerField
                 }
             }
         }
@@ -156,15 +187,20 @@ final class FieldAccessRedirector extends ClassVisitor {
                         + e.getMessage(), e);
             }
         }
+        List<FieldInsnNode> containerFields = new ArrayList<>();
         for (int i = 0; i < candidates.size(); i++) {
             FieldInsnNode f = candidates.get(i);
             boolean get = f.getOpcode() == Opcodes.GETFIELD;
             if (frames != null) {
                 boolean onThis = ReceiverAnalysis.receiverIsThis(frames[method.instructions.indexOf(f)], f);
                 // an array field is read through its getter even on this: a fill may have left it lazy
-                if (onThis && (constructor || get && !f.desc.startsWith("["))) {
+                if (onThis && (constructor || get && !f.desc.startsWith("[") && declaring.get(i) != null)) {
                     continue;
                 }
+            }
+            if (declaring.get(i) == null) {
+                containerFields.add(f); // checked after the loop: inserting shifts the frames' indices
+                continue;
             }
             String decl = declaring.get(i).name;
             MethodInsnNode call = get
@@ -174,6 +210,9 @@ final class FieldAccessRedirector extends ClassVisitor {
                             Protocol.setterDescriptor(decl, f.desc), false);
             method.instructions.set(f, call);
             redirected++;
+        }
+        for (FieldInsnNode f : containerFields) {
+            checkContainerField(method, f);
         }
     }
 }

@@ -156,6 +156,36 @@ final class TypeResolver {
         return declaring;
     }
 
+    /**
+     * A field the contents of a JDK collection live in, which a class extending it may reach
+     * directly: a protected, non-transient instance field that the JDK class or a class above it
+     * declares ({@code Vector}'s {@code elementData}, {@code elementCount} and
+     * {@code capacityIncrement}; not {@code AbstractList.modCount}, which is transient), referred
+     * to through a persistent-capable class that extends that JDK class ({@link InheritedContainer}).
+     *
+     * @return whether {@code owner.fieldName} is such a field
+     */
+    boolean isInheritedContainerField(String owner, String fieldName, String descriptor) {
+        if (ClassFilter.isSystem(owner)) {
+            return false;
+        }
+        ClassInfo declaring = declaringClass(owner, fieldName, descriptor);
+        if (declaring == null || !declaring.jdk) {
+            return false;
+        }
+        ClassInfo.Member f = declaring.field(fieldName, descriptor);
+        if ((f.access() & Opcodes.ACC_PROTECTED) == 0 || !f.isPersistentField()) {
+            return false;
+        }
+        for (ClassInfo c = require(owner, "field " + owner.replace('/', '.') + "." + fieldName); c != null && !c.jdk;
+                c = c.superName == null ? null : require(c.superName, "the super-class of " + c)) {
+            if (InheritedContainer.of(c.superName) != null) {
+                return capability(c).isPersistent();
+            }
+        }
+        return false;
+    }
+
     /** @return true if {@code c} extends {@code java.lang.Throwable} */
     private boolean extendsThrowable(ClassInfo c) {
         for (ClassInfo s = c; s.superName != null; s = require(s.superName, "a super-class of " + c)) {

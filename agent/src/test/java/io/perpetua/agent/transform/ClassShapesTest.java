@@ -157,6 +157,36 @@ class ClassShapesTest {
     }
 
     /**
+     * A {@code Vector} subclass's own code reaching {@code elementData} and {@code elementCount}
+     * directly (on itself, or on another, hollow, one in a static method) fills the object and
+     * marks it dirty first: until session 39 such a change was never written, and a hollow
+     * object's count read 0.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void protectedFieldsOfAJdkCollectionAreWriteChecked() {
+        RewritingClassLoader loader = new RewritingClassLoader("corpus.");
+        Class<?> pile = loader.load("corpus.inherited.Pile");
+        List<String> original = (List<String>) Reflect.make(pile);
+        original.addAll(List.of("a", "b", "c"));
+        MiniStore store = new MiniStore();
+        long id = store.save(original);
+
+        Object hollow = store.fetch(id);
+        assertEquals(3, Reflect.call(pile, "countOf", hollow));
+        assertEquals(ObjectState.DIRTY, ((Persistent) hollow).$perpetua$state(), "a read of elementCount may be a write");
+
+        List<String> dropped = (List<String>) store.fetch(id);
+        Reflect.call(dropped, "dropTop");
+        assertEquals(ObjectState.DIRTY, ((Persistent) dropped).$perpetua$state());
+        Reflect.call(dropped, "replaceTop", "B");
+        MiniStore again = new MiniStore();
+        assertEquals(List.of("a", "B"), again.fetch(again.save(dropped)), "what a commit would write");
+        assertEquals(List.of(), loader.events.failed);
+        assertEquals("", loader.verifyAll());
+    }
+
+    /**
      * Java serialization of a hollow object of a class two below a JDK collection or map: the
      * JDK part is written filled, as for the class right below it (until session 39 only that
      * class got the agent's private {@code writeReplace}, which does not apply to a subclass,
