@@ -510,6 +510,10 @@ class EndToEndIT {
                                 r.colored = new Colored();
                                 r.colored.add("Q");
                                 store.inTransaction(() -> store.persist(r, "r"));
+                                Recent five = new Recent(5);
+                                for (String k : List.of("a", "b", "c", "d", "e")) five.put(k, 1);
+                                store.inTransaction(() -> store.persist(five, "five"));
+                                store.inTransaction(() -> five.max = 2); // no eviction until the next put
                                 try {
                                     store.inTransaction(() -> store.persist(new ByLength(), "byLength"));
                                 } catch (io.perpetua.NotPersistableException e) {
@@ -564,6 +568,15 @@ class EndToEndIT {
                             System.out.println("more reopened " + more(store.fetch("r", Root.class)));
                         }
                         try (PersistentStore store = PersistentStore.open(args[0])) {
+                            Recent five = store.fetch("five", Recent.class); // filled with max 2: nothing evicted
+                            System.out.println("five " + five.keySet());
+                            store.inTransaction(() -> five.put("f", 1));
+                            System.out.println("five after put " + five.keySet());
+                        }
+                        try (PersistentStore store = PersistentStore.open(args[0])) {
+                            System.out.println("five reopened " + store.fetch("five", Recent.class).keySet());
+                        }
+                        try (PersistentStore store = PersistentStore.open(args[0])) {
                             Root root = store.fetch("r", Root.class);
                             java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
                             try (java.io.ObjectOutputStream out = new java.io.ObjectOutputStream(bytes)) {
@@ -596,6 +609,9 @@ class EndToEndIT {
         assertTrue(out.contains("reopened [b, c] me {x=x!, y=y!} 3 {c=3, d=4} [a, y, z] [q2]"), out);
         assertTrue(out.contains("serialized [b, c] me"), out); // ArrayList's writeObject runs first: filled before it
         assertTrue(out.contains("serialized colored [q] c red"), out);
+        // a fill does not ask removeEldestEntry: the committed entries stay until the next put
+        assertTrue(out.contains("five [a, b, c, d, e]\nfive after put [b, c, d, e, f]\nfive reopened [b, c, d, e, f]"),
+                out);
         assertTrue(out.contains("more stored 1/3 [h1] [l1] {k=1}"), out);
         assertTrue(out.contains("more reopened 3/2 [h1, h2] [l1, l2] {k=2}"), out);
 

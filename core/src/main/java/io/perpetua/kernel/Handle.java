@@ -129,4 +129,9 @@ class Handle extends ObjectHandle {
     protected void detachCopy(Persistent copy) {
         kernel.detachCopy(this, copy);
     }
+
+    @Override
+    protected boolean filling(Persistent object) {
+        return refersTo(object) && kernel.filling(this); // a copy holding this handle is not the object filled
+    }
 }

@@ -1492,6 +1492,26 @@ public final class Kernel implements PersistentStore {
         fillRecords[fills++] = record;
     }
 
+    /**
+     * @return whether this thread is filling object {@code h} now, or decoding its lazy fields
+     *         (either writes its fields through {@code $perpetua$read}). Fills run under the
+     *         kernel's lock, so a thread without it is filling nothing, and takes no lock here.
+     */
+    boolean filling(Handle h) {
+        if (!Thread.holdsLock(this)) {
+            return false;
+        }
+        if (filling == h) {
+            return true;
+        }
+        for (int i = fills - 1; i >= 0; i--) {
+            if (fillIds[i] == h.id()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** @return the whole record of an object being filled now, or null */
     private byte[] recordBeingFilled(long id) {
         for (int i = fills - 1; i >= 0; i--) {

@@ -77,4 +77,17 @@ public abstract class ObjectHandle extends WeakReference<Object> {
         copy.$perpetua$handle(null);
         copy.$perpetua$state(ObjectState.TRANSIENT);
     }
+
+    /**
+     * Tells whether the store is writing the object's fields from its record right now, in the
+     * calling thread: code the JDK part of the object calls back meanwhile (a
+     * {@code LinkedHashMap}'s {@code removeEldestEntry}, as the stored entries are put) sees it
+     * incomplete. This default says false; the kernel overrides it. Takes no lock.
+     *
+     * @param object this handle's object
+     * @return true while the calling thread fills it
+     */
+    protected boolean filling(Persistent object) {
+        return false;
+    }
 }

@@ -116,6 +116,21 @@ public final class Residency {
     }
 
     /**
+     * Called first in the {@code removeEldestEntry(Map.Entry)} of a rewritten class extending a
+     * {@code LinkedHashMap}: while the store fills the object, its entries are put back one by
+     * one through the JDK's {@code put}, which asks the method whether to evict; it must answer
+     * false without running the program's code (which would evict stored entries), as if it
+     * were not asked: {@code HashMap.readObject} puts without evicting. Thread-safe, takes no lock.
+     *
+     * @param object a persistent-capable object, not null
+     * @return true while the calling thread's store fills {@code object}
+     */
+    public static boolean filling(Persistent object) {
+        ObjectHandle h = object.$perpetua$handle();
+        return h != null && h.filling(object);
+    }
+
+    /**
      * Called with the result of every {@code clone()} call in rewritten classes: a copy that
      * {@code Object.clone()} made of a persistent object holds the original's state and handle,
      * and would be taken for the original (its changes written over the original's record). Such

@@ -25,7 +25,9 @@ import java.util.Set;
  *   <li>A fill clears the JDK part and adds each element (or puts each pair) through
  *       {@code INVOKESPECIAL}, after the class's own fields are set: the JDK's adding may call
  *       back into the class (a {@code LinkedHashMap}'s {@code removeEldestEntry}), which then
- *       sees them. The kernel lets such a call touch the object while it is being filled.</li>
+ *       sees them. The kernel lets such a call touch the object while it is being filled; a
+ *       {@code removeEldestEntry} of the class's own answers false then, without running
+ *       ({@code PersistentMembersAdder}).</li>
  *   <li>An inherited method that cannot change the contents gets the read check; so does one
  *       that returns an iterator or a main view, which comes back wrapped so that a change made
  *       through it marks the object dirty ({@code InheritedViews}); any other (a mutator, another

@@ -133,6 +133,17 @@ final class PersistentMembersAdder extends ClassVisitor {
         if (inherited != null && (access & Opcodes.ACC_STATIC) == 0 && mv != null) {
             mv = checkSuperCalls(mv);
         }
+        if ("removeEldestEntry".equals(name) && "(Ljava/util/Map$Entry;)Z".equals(descriptor) && refusal == null
+                && (access & (Opcodes.ACC_STATIC | Opcodes.ACC_ABSTRACT)) == 0 && mv != null
+                && resolver.isSubtype(className, "java/util/LinkedHashMap")) {
+            mv = new MethodVisitor(Opcodes.ASM9, mv) {
+                @Override
+                public void visitCode() {
+                    super.visitCode();
+                    emitNoEvictionWhileFilling(this);
+                }
+            };
+        }
         if ("<clinit>".equals(name) && needsClinit() && mv != null) {
             hasClinit = true;
             return new MethodVisitor(Opcodes.ASM9, mv) {
@@ -573,6 +584,23 @@ final class PersistentMembersAdder extends ClassVisitor {
             case Type.DOUBLE -> "Double";
             default -> "Object";
         };
+    }
+
+    /**
+     * First in a {@code LinkedHashMap} subclass's {@code removeEldestEntry}, before its
+     * residency check: {@code if (Residency.filling(this)) return false;}. A fill puts the
+     * stored entries through the JDK's {@code put}, which asks the method whether to evict; the
+     * program's answer (a size limit lowered since the commit) would drop committed entries.
+     */
+    private static void emitNoEvictionWhileFilling(MethodVisitor mv) {
+        Label own = new Label();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitMethodInsn(Opcodes.INVOKESTATIC, Protocol.RESIDENCY, Protocol.FILLING, Protocol.FILLING_DESC, false);
+        mv.visitJumpInsn(Opcodes.IFEQ, own);
+        mv.visitInsn(Opcodes.ICONST_0);
+        mv.visitInsn(Opcodes.IRETURN);
+        mv.visitLabel(own);
+        mv.visitFrame(Opcodes.F_SAME, 0, null, 0, null);
     }
 
     /**

@@ -80,6 +80,12 @@ final class Protocol {
     static final String MATERIALIZE_DESC = "(L" + PERSISTENT + ";Ljava/lang/Object;)V";
     /** {@code Residency.beforeSerialization(Persistent)}: first in {@code writeObject}, fills the object whole. */
     static final String BEFORE_SERIALIZATION = "beforeSerialization";
+    /**
+     * {@code Residency.filling(Persistent)}: first in a {@code LinkedHashMap} subclass's
+     * {@code removeEldestEntry}, which answers false while the store fills the object.
+     */
+    static final String FILLING = "filling";
+    static final String FILLING_DESC = "(L" + PERSISTENT + ";)Z";
     /** {@code Residency.afterClone(Object copy, Object original)}: a clone of a persistent object made transient. */
     static final String AFTER_CLONE = "afterClone";
     static final String AFTER_CLONE_DESC = "(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;";

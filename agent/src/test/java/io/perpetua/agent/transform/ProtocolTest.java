@@ -43,6 +43,8 @@ class ProtocolTest {
                 InheritedContainer.supported().stream().sorted().toList(), "the kernel lays out what the agent stores");
         assertEquals(Protocol.AFTER_CLONE_DESC, Type.getMethodDescriptor(
                 Residency.class.getMethod(Protocol.AFTER_CLONE, Object.class, Object.class)));
+        assertEquals(Protocol.FILLING_DESC, Type.getMethodDescriptor(
+                Residency.class.getMethod(Protocol.FILLING, Persistent.class)));
         assertEquals(Protocol.WRITE_DESC,
                 Type.getMethodDescriptor(Persistent.class.getMethod(Protocol.WRITE, RecordWriter.class)));
         assertEquals(Protocol.READ_DESC,
