@@ -1633,12 +1633,9 @@ public final class Kernel implements PersistentStore {
         Class<?> type = classes.resolve(d.className);
         String kindNow = type.isRecord() ? "a record" : type.isEnum() ? "an enum" : type.isInterface() ? "an interface"
                 : Modifier.isAbstract(type.getModifiers()) ? "abstract" : null;
-        java.lang.reflect.Field jdkState = kindNow == null && !Persistent.class.isAssignableFrom(type) ? RecordEncoder.statefulJdkSuperclass(type) : null;
-        if (kindNow != null || jdkState != null) { // a class changed since, not a program run without the agent
+        if (kindNow != null) { // a class changed since, not a program run without the agent
             throw new IncompatibleClassChangeException(type.getName(), null, "stored object #" + id + " is an object of an"
-                    + " ordinary class, and the class is now " + (kindNow != null ? kindNow : "a subclass of "
-                    + jdkState.getDeclaringClass().getName() + ", whose state (field " + jdkState.getName()
-                    + ") Perpetua cannot store"));
+                    + " ordinary class, and the class is now " + kindNow);
         }
         if (!Persistent.class.isAssignableFrom(type)) {
             throw NotPersistableException.whenRead(type.getName(), "stored object #" + id, NOT_REWRITTEN);
