@@ -32,6 +32,17 @@ public class StorageException extends PersistentStoreException {
     }
 
     /**
+     * The exception of a backend that closes itself after a failure it cannot undo.
+     *
+     * @param message what the backend was doing, never null
+     * @param cause the underlying failure, may be null
+     * @return an exception whose {@link #storeClosed()} is true, whose message says to reopen
+     */
+    public static StorageException closedAfter(String message, Throwable cause) {
+        return new StorageException(message + "; the store closed itself, reopen it to recover", cause, true);
+    }
+
+    /**
      * @return true if the backend closed itself after this failure: the store is closed, and
      *         holds what its last successful commit wrote; false if it stays open (a failed
      *         commit may then be retried)

@@ -63,7 +63,8 @@ final class RootPaths {
 
     /** @return true if {@code o} is the target */
     private boolean reach(Object o, Object from, String step) {
-        if (o == null || reached.containsKey(o) || isValue(o)) {
+        // a value holds no object of the store, but a record may
+        if (o == null || reached.containsKey(o) || RecordEncoder.isValue(o) && !(o instanceof Record)) {
             return false;
         }
         reached.put(o, new Step(from, step));
@@ -72,11 +73,6 @@ final class RootPaths {
         }
         queue.add(o);
         return false;
-    }
-
-    private static boolean isValue(Object o) {
-        return o instanceof String || o instanceof Number || o instanceof Boolean || o instanceof Character
-                || o instanceof Enum<?> || o instanceof Class<?>;
     }
 
     /** Reaches what {@code o} refers to; @return true once the target is reached */
@@ -164,7 +160,8 @@ final class RootPaths {
         if (key instanceof String s) {
             return "\"" + s + "\"";
         }
-        if (key == null || isValue(key)) {
+        if (key == null || key instanceof Number || key instanceof Boolean || key instanceof Character
+                || key instanceof Enum<?>) {
             return String.valueOf(key);
         }
         return "entry " + entry;

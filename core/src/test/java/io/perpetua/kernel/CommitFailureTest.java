@@ -51,10 +51,7 @@ class CommitFailureTest {
 
     @Test
     void aCommitFailureTheBackendCannotRecoverFromClosesTheStoreAsAnAbortWould() {
-        String uri = TestStores.newUri();
-        try (PersistentStore store = TestStores.open(uri)) {
-            store.inTransaction(() -> store.persist(new Node("root", 1), "root"));
-        }
+        String uri = storeWithRoot();
         FailingBackend backend = new FailingBackend(Backends.open(URI.create(uri)));
         try (PersistentStore store = new Kernel(backend)) {
             Node root = store.fetch("root", Node.class);
@@ -78,10 +75,7 @@ class CommitFailureTest {
 
     @Test
     void aFailedCommitChangesNothingAndCanBeRetried() {
-        String uri = TestStores.newUri();
-        try (PersistentStore store = TestStores.open(uri)) {
-            store.inTransaction(() -> store.persist(new Node("root", 1), "root"));
-        }
+        String uri = storeWithRoot();
         FailingBackend backend = new FailingBackend(Backends.open(URI.create(uri)));
         try (PersistentStore store = new Kernel(backend)) {
             Node root = store.fetch("root", Node.class);
@@ -106,5 +100,14 @@ class CommitFailureTest {
             assertEquals("added", root.children().get(0).name());
             assertEquals("named", store.fetch("named", Node.class).name());
         }
+    }
+
+    /** @return the URI of a new store holding a root node of value 1, committed and closed */
+    private static String storeWithRoot() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> store.persist(new Node("root", 1), "root"));
+        }
+        return uri;
     }
 }

@@ -1162,7 +1162,7 @@ public final class FileBackend implements Backend {
 
     /** Latches the backend closed after a fatal error and returns the exception to throw. */
     private StorageException fail(String message, Throwable cause) {
-        StorageException e = new StorageException(message + "; the store closed itself, reopen it to recover", cause, true);
+        StorageException e = StorageException.closedAfter(message, cause);
         if (failure == null) {
             failure = e;
         }

@@ -1187,8 +1187,7 @@ final class RocksDbBackend implements Backend {
     private RuntimeException latch(String doing, RocksDBException e) {
         RuntimeException failure = code(e) == Status.Code.Corruption
                 ? new CorruptStoreException(location, doing + " failed: " + e.getMessage(), e)
-                : new StorageException(location + ": " + doing + " failed: " + e.getMessage()
-                        + "; the store closed itself, reopen it to recover", e, true);
+                : StorageException.closedAfter(location + ": " + doing + " failed: " + e.getMessage(), e);
         synchronized (idLock) {
             if (fatal == null) {
                 fatal = failure;
