@@ -51,10 +51,14 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@code sync=true} (the default) {@link #commit} and {@link #allocateIds} return only after
  * fsync. A commit whose commit record did not reach the disk is a torn tail and is cut on the
  * next open; damage to committed data is reported as {@link CorruptStoreException} naming the
- * segment file and offset, and never cut. With {@code sync=false} a commit survives the death
- * of the process (the data is in the operating system's cache) but not necessarily a crash of
- * the operating system or a power loss, which may lose the commits since the last sync point
- * (a segment change, a checkpoint, close).
+ * segment file and offset, and never cut. "Committed" is what the segment header's mark
+ * covers, and the mark reaches the disk only after those records, so that a power loss during
+ * a sync cannot leave a mark ahead of them. A synced commit's mark becomes durable with the
+ * next sync: after a killed process damage to the last commit is reported, but after a power
+ * loss it is cut as a torn tail (as RocksDB does with its log). With {@code sync=false} a
+ * commit survives the death of the process (the data is in the operating system's cache) but
+ * not necessarily a crash of the operating system or a power loss, which may lose the commits
+ * since the last sync point (a segment change, a checkpoint, close).
  *
  * <h2>Thread-safety</h2>
  * Every method may be called from any thread. Reads take a shared lock and read with
@@ -115,6 +119,8 @@ public final class FileBackend implements Backend {
     private long checkpointSeq;
     private long freedSinceMaintenance;
     private boolean rolledSinceMaintenance;
+    /** Set by {@link #append} when a durable commit's mark could not be written. */
+    private IOException markFailure;
 
     private volatile boolean closed;
     private volatile Throwable failure;
@@ -410,6 +416,7 @@ public final class FileBackend implements Backend {
             append(b, b.length, next, 0, options.sync());
             nextId = next;
             publishLength();
+            closeIfMarkFailed();
             scheduleMaintenanceIfDue();
             return first;
         } finally {
@@ -432,6 +439,7 @@ public final class FileBackend implements Backend {
             long at = append(e.bytes, e.bytes.length, next, e.operations, options.sync());
             nextId = next;
             publish(e, at);
+            closeIfMarkFailed();
             scheduleMaintenanceIfDue();
         } finally {
             commitLock.unlock();
@@ -556,7 +564,6 @@ public final class FileBackend implements Backend {
         try {
             writer.write(at, b, 0, size);
             if (sync) {
-                writeSlot(newSeq, at + size);
                 writer.sync();
             }
         } catch (IOException e) {
@@ -565,12 +572,46 @@ public final class FileBackend implements Backend {
         seq = newSeq;
         appendPos = at + size;
         logBytes += size;
+        if (sync) {
+            // The commit is durable. Its mark follows, unsynced: the next sync carries it, and a
+            // killed process leaves it in the operating system's cache. Written before the
+            // records' sync, a power loss could keep the mark without the records.
+            try {
+                writeSlot(newSeq, appendPos);
+            } catch (IOException e) {
+                markFailure = e;
+            }
+        }
         return at;
     }
 
     private void writeSlot(long slotSeq, long committed) throws IOException {
         byte[] slot = Format.slot(slotSeq, committed);
         writer.write(Format.slotOffset(slotSeq), slot, 0, slot.length);
+    }
+
+    /**
+     * A sync point: syncs the records written so far, then marks them committed in the segment
+     * header and syncs again, so that the mark never reaches the disk before what it covers.
+     */
+    private void syncWithMark() throws IOException {
+        writer.sync();
+        writeSlot(seq, appendPos);
+        writer.sync();
+    }
+
+    /**
+     * After a durable commit whose mark could not be written: the commit stands (the caller
+     * is told it succeeded, and the next open finds it), and the backend closes itself as
+     * after any write error. The commit lock is held.
+     */
+    private void closeIfMarkFailed() {
+        if (markFailure != null) {
+            IOException e = markFailure;
+            markFailure = null;
+            fail("commit " + seq + " is durable, but its mark in the header of " + active.path
+                    + " could not be written", e);
+        }
     }
 
     /** Makes a written commit visible to readers, all at once. */
@@ -635,8 +676,7 @@ public final class FileBackend implements Backend {
             throw new StorageException("the store has run out of segment numbers; compact it into a new store", null);
         }
         try {
-            writeSlot(seq, appendPos);
-            writer.sync();
+            syncWithMark();
             writer.close();
             writer = null;
             Segment fresh = StoreFiles.createSegment(dir, io, number, storeId, seq);
@@ -760,8 +800,7 @@ public final class FileBackend implements Backend {
         try {
             ensureOpen();
             try {
-                writeSlot(seq, appendPos); // a sync point: everything so far is committed
-                writer.sync();
+                syncWithMark();
             } catch (IOException e) {
                 throw fail("cannot sync " + active.path, e);
             }

@@ -21,9 +21,10 @@ import java.util.zip.CRC32C;
  * </pre>
  * The two slots alternate (the slot of sequence number {@code s} is {@code s & 1}), so that a
  * torn slot write always leaves the other, older one readable (the H2 MVStore double header).
- * A slot says "everything up to this length is committed": it is written with every synced
- * commit in the same fsync, and at every sync point (roll, checkpoint, close). Recovery treats
- * damage below it as corruption and damage above it as a torn tail.
+ * A slot says "everything up to this length is committed". It never reaches the disk before
+ * what it covers: a synced commit writes it after the commit's fsync (the next fsync makes it
+ * durable), and a sync point (roll, checkpoint, close) syncs the records, writes it, and syncs
+ * again. Recovery treats damage below it as corruption and damage above it as a torn tail.
  *
  * <h2>Record</h2>
  * <pre>

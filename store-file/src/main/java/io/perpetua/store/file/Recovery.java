@@ -23,19 +23,22 @@ import java.util.concurrent.ThreadLocalRandom;
  * One use per open; not thread-safe.
  *
  * <h2>Torn tail or corruption</h2>
- * Every segment's header carries a "committed up to" length C (see {@link Format}), durable
- * with every synced commit and at every sync point. Replay reads records from the checkpoint's
- * position on and applies a commit when its COMMIT record arrives carrying the next sequence
- * number and the right operation count. When a record fails (bad checksum, impossible length,
- * end of file inside a commit) at offset X:
+ * Every segment's header carries a "committed up to" length C (see {@link Format}), which
+ * never reaches the disk before the records it covers and lags at most one synced commit
+ * behind them. Replay reads records from the checkpoint's position on and applies a commit
+ * when its COMMIT record arrives carrying the next sequence number and the right operation
+ * count. When a record fails (bad checksum, impossible length, end of file inside a commit)
+ * at offset X:
  * <ul>
  *   <li>if the last complete commit ends before C, committed data is damaged or missing:
  *       {@link CorruptStoreException} naming the segment file and X. Nothing is cut;</li>
  *   <li>otherwise what follows is a commit that was never acknowledged (it was in flight when
- *       the process died): in the last segment it is cut off (the file is truncated); in an
- *       earlier segment (only possible after damage beyond C, for example bytes appended to
- *       the file) the scan goes on with the next segment, whose first commit must carry the
- *       next sequence number, so a lost commit is still caught.</li>
+ *       the process or the machine died; or, if the power failed before the mark of the last
+ *       synced commit was durable, that commit, damaged since): in the last segment it is cut
+ *       off (the file is truncated); in an earlier segment (only possible after damage beyond
+ *       C, for example bytes appended to the file) the scan goes on with the next segment,
+ *       whose first commit must carry the next sequence number, so a lost commit is still
+ *       caught.</li>
  * </ul>
  * Segments before the checkpoint's position are not read at open (that is what makes opening
  * fast); their records are checked one by one when they are read, and their sizes against the

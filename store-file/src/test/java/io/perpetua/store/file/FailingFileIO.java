@@ -26,7 +26,7 @@ final class FailingFileIO implements FileIO {
         if (!log) {
             return real;
         }
-        return new WriteHandle() {
+        return new ForwardingWriteHandle(real) {
             @Override
             public void write(long position, byte[] b, int off, int len) throws IOException {
                 int cut = -1;
@@ -45,26 +45,6 @@ final class FailingFileIO implements FileIO {
                 real.write(position, b, off, cut);
                 throw new IOException("injected failure after " + operations + " operation(s), " + cut
                         + " of " + len + " bytes written");
-            }
-
-            @Override
-            public void sync() throws IOException {
-                real.sync();
-            }
-
-            @Override
-            public void truncate(long size) throws IOException {
-                real.truncate(size);
-            }
-
-            @Override
-            public long size() throws IOException {
-                return real.size();
-            }
-
-            @Override
-            public void close() throws IOException {
-                real.close();
             }
         };
     }

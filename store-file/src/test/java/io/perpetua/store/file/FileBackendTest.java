@@ -12,6 +12,7 @@ import io.perpetua.spi.WriteSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -370,6 +371,39 @@ class FileBackendTest {
         try (FileBackend again = Stores.open(dir, "")) {
             assertEquals("before", string(again.read(id)));
             assertEquals(0, again.lookup("lost"));
+        }
+    }
+
+    @Test
+    void aCommitWhoseMarkCannotBeWrittenStandsAndTheBackendClosesAfterIt(@TempDir Path dir) {
+        long id;
+        try (FileBackend b = Stores.open(dir, "")) {
+            id = b.allocateIds(1);
+        }
+        boolean[] headerFails = {false};
+        FileIO io = new FileIO() {
+            @Override
+            public WriteHandle open(Path path, boolean log) throws IOException {
+                return new ForwardingWriteHandle(FileIO.DEFAULT.open(path, log)) {
+                    @Override
+                    public void write(long position, byte[] b, int off, int len) throws IOException {
+                        if (headerFails[0] && position < Format.HEADER_SIZE) {
+                            throw new IOException("injected failure of a header write");
+                        }
+                        real.write(position, b, off, len);
+                    }
+                };
+            }
+        };
+        FileBackend b = FileBackend.open(dir, Options.DEFAULT, io);
+        headerFails[0] = true;
+        b.commit(new WriteSet().put(id, bytes("durable")).bind("kept", id)); // synced before the mark: it stands
+        StoreClosedException closed = assertThrows(StoreClosedException.class, () -> b.read(id));
+        assertTrue(closed.getCause().getMessage().contains("is durable, but its mark"), closed.getCause().getMessage());
+        b.close();
+        try (FileBackend again = Stores.open(dir, "")) {
+            assertEquals("durable", string(again.read(id)));
+            assertEquals(id, again.lookup("kept"));
         }
     }
 
