@@ -20,6 +20,11 @@ final class AppClasses implements RandomProgram.Classes {
     }
 
     @Override
+    public Class<?> memo() {
+        return Memo.class;
+    }
+
+    @Override
     public Class<?> holder() {
         return Holder.class;
     }
@@ -52,6 +57,11 @@ final class AppClasses implements RandomProgram.Classes {
     }
 
     @Override
+    public Object newMemo(String body, long when) {
+        return new Memo(body, when);
+    }
+
+    @Override
     public Object newHolder(String label, Object leaves) {
         return new Holder(label, (Leaf[]) leaves);
     }
@@ -79,6 +89,14 @@ final class AppClasses implements RandomProgram.Classes {
                 case "label" -> l.label;
                 case "peer" -> l.peer;
                 case "weight" -> l.weight;
+                default -> throw new IllegalArgumentException(field);
+            };
+        }
+        if (object instanceof Memo m) {
+            return switch (field) {
+                case "body" -> m.body;
+                case "count" -> m.count;
+                case "when" -> m.when;
                 default -> throw new IllegalArgumentException(field);
             };
         }
@@ -118,6 +136,11 @@ final class AppClasses implements RandomProgram.Classes {
                 case "weight" -> l.weight = (Integer) value;
                 default -> throw new IllegalArgumentException(field);
             }
+        } else if (object instanceof Memo m) {
+            if (!field.equals("count")) {
+                throw new IllegalArgumentException(field);
+            }
+            m.count = (Integer) value;
         } else {
             Holder h = (Holder) object;
             switch (field) {

@@ -4,6 +4,7 @@ import io.perpetua.modelcheck.FlakyBackendProvider;
 import io.perpetua.modelcheck.RandomProgram;
 import io.perpetua.testmodel.Holder;
 import io.perpetua.testmodel.Leaf;
+import io.perpetua.testmodel.Memo;
 import io.perpetua.testmodel.Node;
 import io.perpetua.testmodel.Tag;
 import org.junit.jupiter.api.DynamicTest;
@@ -65,6 +66,11 @@ class RandomOperationsTest {
         }
 
         @Override
+        public Class<?> memo() {
+            return Memo.class;
+        }
+
+        @Override
         public Class<?> holder() {
             return Holder.class;
         }
@@ -87,6 +93,11 @@ class RandomOperationsTest {
         @Override
         public Object newLeaf(String label, int weight) {
             return new Leaf(label, weight);
+        }
+
+        @Override
+        public Object newMemo(String body, long when) {
+            return new Memo(body, when);
         }
 
         @Override
@@ -116,6 +127,14 @@ class RandomOperationsTest {
                     case "label" -> l.label();
                     case "peer" -> l.peer();
                     case "weight" -> l.weight();
+                    default -> throw new IllegalArgumentException(field);
+                };
+            }
+            if (object instanceof Memo m) {
+                return switch (field) {
+                    case "body" -> m.body();
+                    case "count" -> m.count();
+                    case "when" -> m.when();
                     default -> throw new IllegalArgumentException(field);
                 };
             }
@@ -155,6 +174,11 @@ class RandomOperationsTest {
                     case "weight" -> l.weight((Integer) value);
                     default -> throw new IllegalArgumentException(field);
                 }
+            } else if (object instanceof Memo m) {
+                if (!field.equals("count")) {
+                    throw new IllegalArgumentException(field);
+                }
+                m.count((Integer) value);
             } else {
                 Holder h = (Holder) object;
                 switch (field) {

@@ -9,6 +9,7 @@ import java.time.DayOfWeek;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Date;
 import java.util.Deque;
 import java.util.EnumMap;
 import java.util.EnumSet;
@@ -53,13 +54,17 @@ public final class RandomProgram {
      * The application's three classes and how the program reaches their fields: a node
      * ({@code String name, int value, Node next, List<Node> children, Object any}), a leaf
      * ({@code String label}, set by its constructor only, {@code int weight, Node peer}), a
-     * holder ({@code String label, Node[] nodes, int[] numbers, String[] labels, Leaf[] leaves})
-     * and a record ({@code String label, Node node}), which is stored by value.
+     * holder ({@code String label, Node[] nodes, int[] numbers, String[] labels, Leaf[] leaves}),
+     * a memo ({@code StringBuilder body, int count, Date when}: a leaf too, whose holders the
+     * program changes in place, never through a field) and a record ({@code String label, Node
+     * node}), which is stored by value.
      */
     public interface Classes {
         Class<?> node();
 
         Class<?> leaf();
+
+        Class<?> memo();
 
         Class<?> holder();
 
@@ -69,6 +74,9 @@ public final class RandomProgram {
 
         Object newLeaf(String label, int weight);
 
+        /** A memo of count 0: its body and its date are its own, for the program to change. */
+        Object newMemo(String body, long when);
+
         /** A holder of leaves only (no nodes, numbers or labels). */
         Object newHolder(String label, Object leaves);
 
@@ -77,7 +85,10 @@ public final class RandomProgram {
 
         Object newRecord(String label, Object node);
 
-        /** Reads a field (a record's component) the way the application does. */
+        /**
+         * Reads a field (a record's component) the way the application does; a memo's body and
+         * date are the holders themselves.
+         */
         Object read(Object object, String field);
 
         /** Writes a field the way the application does. */
@@ -162,11 +173,13 @@ public final class RandomProgram {
         this.fields = Map.of(
                 classes.node(), List.of("any", "children", "name", "next", "value"),
                 classes.leaf(), List.of("label", "peer", "weight"),
-                classes.holder(), List.of("label", "labels", "leaves", "nodes", "numbers"));
+                classes.holder(), List.of("label", "labels", "leaves", "nodes", "numbers"),
+                classes.memo(), List.of("body", "count", "when"));
         this.references = Map.of(
                 classes.node(), List.of("any", "children", "next"),
                 classes.leaf(), List.of("peer"),
-                classes.holder(), List.of("labels", "leaves", "nodes", "numbers"));
+                classes.holder(), List.of("labels", "leaves", "nodes", "numbers"),
+                classes.memo(), List.of());
     }
 
     // ---- the model: plain Java, no persistence ------------------------------------------------
@@ -507,7 +520,9 @@ public final class RandomProgram {
 
     /** Changes what a walk reached: a field, an element or an entry; a record, immutable, stays as it is. */
     private void mutate(Pair at) {
-        if (at.shadow instanceof Shadow s) {
+        if (at.shadow instanceof Shadow s && s.type == classes.memo()) {
+            mutateMemo(at.real, s);
+        } else if (at.shadow instanceof Shadow s) {
             List<String> fields = this.fields.get(s.type);
             String field = fields.get(random.nextInt(fields.size()));
             if (s.type == classes.leaf() && field.equals("label")) {
@@ -574,6 +589,27 @@ public final class RandomProgram {
                 map.put(key, value.real);
                 m.entries.put(key, value.shadow);
             }
+        }
+    }
+
+    /** Changes a memo's holders in place, which no field write tells the store, or its count. */
+    private void mutateMemo(Object memo, Shadow s) {
+        int op = random.nextInt(3);
+        if (op == 0) {
+            String more = "+" + random.nextInt(100);
+            log.add("memo body append");
+            ((StringBuilder) classes.read(memo, "body")).append(more);
+            s.fields.put("body", s.fields.get("body") + more);
+        } else if (op == 1) {
+            long when = random.nextInt(1_000_000) * 1000L;
+            log.add("memo when setTime");
+            ((Date) classes.read(memo, "when")).setTime(when);
+            s.fields.put("when", when);
+        } else {
+            int count = random.nextInt(1000);
+            log.add("set memo.count");
+            classes.write(memo, "count", count);
+            s.fields.put("count", count);
         }
     }
 
@@ -694,7 +730,7 @@ public final class RandomProgram {
                 default -> same(random.nextInt(50));
             };
             case 2 -> same("v" + random.nextInt(50));
-            case 3 -> newLeaf();
+            case 3 -> random.nextBoolean() ? newMemo() : newLeaf();
             case 4 -> existingOr(classes.node(), false, () -> newNode(0));
             case 5 -> newNode(depth - 1);
             case 6 -> newHolder(depth - 1);
@@ -765,6 +801,16 @@ public final class RandomProgram {
         s.fields.put("peer", null);
         s.fields.put("weight", weight);
         return new Pair(classes.newLeaf(label, weight), s);
+    }
+
+    private Pair newMemo() {
+        String body = "m" + made++;
+        long when = random.nextInt(1_000_000) * 1000L;
+        Shadow s = new Shadow(classes.memo());
+        s.fields.put("body", body);
+        s.fields.put("count", 0);
+        s.fields.put("when", when);
+        return new Pair(classes.newMemo(body, when), s);
     }
 
     private Pair newHolder(int depth) {
@@ -982,6 +1028,9 @@ public final class RandomProgram {
     private Pair step(Pair at) {
         if (at.shadow instanceof Shadow s) {
             List<String> refs = references.get(s.type);
+            if (refs.isEmpty()) {
+                return null;
+            }
             String f = refs.get(random.nextInt(refs.size()));
             return new Pair(classes.read(at.real, f), s.fields.get(f));
         }
@@ -1094,7 +1143,7 @@ public final class RandomProgram {
             checkKind(new Pair(real, shadow));
             if (shadow instanceof Shadow s) {
                 for (Map.Entry<String, Object> f : s.fields.entrySet()) {
-                    work.push(new Object[] {classes.read(real, f.getKey()), f.getValue(), path + "." + f.getKey()});
+                    work.push(new Object[] {fieldValue(real, s, f.getKey()), f.getValue(), path + "." + f.getKey()});
                 }
             } else if (shadow instanceof ShadowArray a) {
                 checkEquals(a.elements.length, Array.getLength(real), path + ".length");
@@ -1118,6 +1167,15 @@ public final class RandomProgram {
                 }
             }
         }
+    }
+
+    /** A field's value as the model holds it: a memo's body as a string, its date in milliseconds. */
+    private Object fieldValue(Object real, Shadow s, String field) {
+        Object value = classes.read(real, field);
+        if (s.type == classes.memo() && value instanceof StringBuilder b) {
+            return b.toString();
+        }
+        return s.type == classes.memo() && value instanceof Date d ? (Object) d.getTime() : value;
     }
 
     /**
