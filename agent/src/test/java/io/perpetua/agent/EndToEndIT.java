@@ -617,6 +617,108 @@ class EndToEndIT {
 
     }
 
+    /**
+     * A class whose static initializer fetches a stored object of its own class, first
+     * initialized by the read of a reference to that very object: one stored object stays one
+     * Java object (the initializer's fetch and the reference agree), and both changes are saved.
+     */
+    @Test
+    void aStaticInitializerFetchingTheObjectBeingReadGetsTheSameObject(@TempDir Path dir) throws Exception {
+        WriteRead runs = writeOnJdk17ReadOnNewest(dir, "init.Main", """
+                package init;
+                import io.perpetua.PersistentStore;
+                class Settings {
+                    static final Settings CURRENT = load();
+                    int visits;
+                    private static Settings load() {
+                        PersistentStore s = Main.store;
+                        if (s.isBound("settings")) return s.fetch("settings", Settings.class);
+                        Settings fresh = new Settings();
+                        s.persist(fresh, "settings");
+                        return fresh;
+                    }
+                }
+                class Page {
+                    Settings settings;
+                }
+                public class Main {
+                    static PersistentStore store;
+                    public static void main(String[] args) {
+                        store = PersistentStore.open(args[0]);
+                        if (args[1].equals("write")) {
+                            store.inTransaction(() -> {
+                                Page p = new Page();
+                                p.settings = Settings.CURRENT;
+                                store.persist(p, "page");
+                            });
+                            store.close();
+                            return;
+                        }
+                        store.inTransaction(() -> {
+                            Page p = store.fetch("page", Page.class);
+                            Settings viaPage = p.settings; // its first shell initializes Settings
+                            System.out.println("same " + (viaPage == Settings.CURRENT) + " "
+                                    + (store.fetch("settings") == viaPage));
+                            viaPage.visits++;
+                            Settings.CURRENT.visits++;
+                        });
+                        store.close();
+                        store = PersistentStore.open(args[0]);
+                        System.out.println("stored " + store.fetch("settings", Settings.class).visits);
+                        store.close();
+                    }
+                }
+                """, "failFast");
+        assertEquals("same true true\nstored 2\n", runs.read().out(), runs.read()::toString);
+    }
+
+    /**
+     * A stored object's class whose static initializer throws when the read makes its shell:
+     * reported as that, with the application's exception as the cause, not as a renamed class.
+     */
+    @Test
+    void aStaticInitializerThatThrowsIsReportedAsSuch(@TempDir Path dir) throws Exception {
+        WriteRead runs = writeOnJdk17ReadOnNewest(dir, "init2.Main", """
+                package init2;
+                import io.perpetua.PersistentStore;
+                import io.perpetua.PersistentStoreException;
+                class Limits {
+                    static final int MAX = Integer.parseInt(Main.mode.equals("write") ? "5" : "five");
+                    int used;
+                }
+                class Account {
+                    Limits limits = new Limits();
+                }
+                public class Main {
+                    static String mode;
+                    public static void main(String[] args) {
+                        mode = args[1];
+                        try (PersistentStore store = PersistentStore.open(args[0])) {
+                            if (mode.equals("write")) {
+                                store.inTransaction(() -> store.persist(new Account(), "account"));
+                                return;
+                            }
+                            for (int i = 0; i < 2; i++) {
+                                try {
+                                    System.out.println(store.fetch("account", Account.class).limits.used);
+                                } catch (PersistentStoreException e) {
+                                    System.out.println(e.getClass().getSimpleName() + ": " + e.getMessage()
+                                            + " / " + e.getCause().getClass().getSimpleName());
+                                }
+                            }
+                        }
+                    }
+                }
+                """, "failFast");
+        String out = runs.read().out();
+        assertTrue(out.startsWith("PersistentStoreException: the static initializer of class init2.Limits threw"
+                + " java.lang.NumberFormatException: For input string: \"five\" when a stored object of the class"
+                + " was read / NumberFormatException\n"), out);
+        assertTrue(out.contains("\nPersistentStoreException: class init2.Limits cannot be used: its static initializer"
+                + " failed earlier in this JVM"), out);
+        assertFalse(out.contains("renamed"), out);
+    }
+
     /** The two runs of {@link #writeOnJdk17ReadOnNewest}. */
     private record WriteRead(Run write, Run read) {
     }

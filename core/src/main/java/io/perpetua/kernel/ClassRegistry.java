@@ -2,6 +2,7 @@ package io.perpetua.kernel;
 
 import io.perpetua.CorruptStoreException;
 import io.perpetua.IncompatibleClassChangeException;
+import io.perpetua.PersistentStoreException;
 import io.perpetua.NotPersistableException;
 import io.perpetua.UnsupportedStoreFormatException;
 import io.perpetua.runtime.HollowFactory;
@@ -275,17 +276,40 @@ final class ClassRegistry {
         return Class.forName(renames.current(streamName), false, loader);
     }
 
-    /** Loads a stored class name, renamed as declared; {@code context} starts the error's reason. */
+    /**
+     * Loads a stored class name, renamed as declared; {@code context} starts the error's reason.
+     *
+     * @throws IncompatibleClassChangeException if the class cannot be found or linked
+     * @throws PersistentStoreException if its static initializer throws, now or did before: the
+     *         class is there, and the application's own error is the cause
+     */
     private Class<?> load(String storedName, boolean initialize, String context) {
         String name = renames.current(storedName);
         try {
             return Class.forName(name, initialize, loader);
+        } catch (ExceptionInInitializerError e) {
+            Throwable cause = e.getCause() != null ? e.getCause() : e;
+            throw new PersistentStoreException("the static initializer of class " + name + " threw " + cause
+                    + " when a stored object of the class was read", cause);
+        } catch (NoClassDefFoundError e) {
+            if (String.valueOf(e.getMessage()).startsWith("Could not initialize class")) {
+                throw new PersistentStoreException("class " + name + " cannot be used: its static initializer"
+                        + " failed earlier in this JVM (" + e + ")", e);
+            }
+            throw cannotLoad(storedName, name, context, e);
         } catch (ClassNotFoundException | LinkageError e) {
-            throw new IncompatibleClassChangeException(storedName, null, context + (name.equals(storedName)
-                    ? "the class cannot be loaded (" + e + "); it was removed or renamed (declare a renamed class in "
-                            + ClassRenames.RESOURCE + ": " + storedName + " = its new name)"
-                    : "it was renamed to " + name + ", which cannot be loaded (" + e + ")"), e);
+            throw cannotLoad(storedName, name, context, e);
         }
+    }
+
+    private static IncompatibleClassChangeException cannotLoad(String storedName, String name, String context,
+                                                               Throwable e) {
+        String reason = name.equals(storedName)
+                ? "the class cannot be loaded (" + e + ")" + (e instanceof ClassNotFoundException
+                        ? "; it was removed or renamed (declare a renamed class in " + ClassRenames.RESOURCE + ": "
+                                + storedName + " = its new name)" : "")
+                : "it was renamed to " + name + ", which cannot be loaded (" + e + ")";
+        return new IncompatibleClassChangeException(storedName, null, context + reason, e);
     }
 
     /**

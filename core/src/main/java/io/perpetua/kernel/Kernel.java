@@ -837,7 +837,9 @@ public final class Kernel implements PersistentStore {
         }
         if (d.kind == Kind.OBJECT || d.kind == Kind.REPLACED_OBJECT) {
             Persistent p = newShell(d, id);
-            fill(p, id, record);
+            if (p.$perpetua$state() == ObjectState.HOLLOW) {
+                fill(p, id, record);
+            }
             return p;
         }
         return decodeContainer(id, record);
@@ -1618,10 +1620,18 @@ public final class Kernel implements PersistentStore {
         return null;
     }
 
+    /**
+     * @return a new hollow shell for {@code id}, or the object already resident for it: the first
+     *         shell of a class initializes the class, and its static initializer may have fetched
+     *         this very object (a {@code static final Settings CURRENT = fetch("settings")})
+     */
     private Persistent newShell(ClassDescriptor d, long id) {
         ClassInfo info = d.id >= 0 && d.id < shellInfos.length ? shellInfos[d.id] : null;
         if (info == null) {
             info = shellInfo(d, id);
+            if (table.object(id) instanceof Persistent resident) {
+                return resident;
+            }
         }
         Persistent p = info.factory.newInstance();
         attach(p, id, ObjectState.HOLLOW);
