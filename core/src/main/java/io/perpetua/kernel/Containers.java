@@ -257,7 +257,7 @@ final class Containers {
         }
         Kind kind = KINDS.get(c);
         if (kind != null) {
-            return kind;
+            return kind == Kind.COLLECTION && sortedSetView(o) ? null : kind;
         }
         if (o instanceof EnumSet) {
             return Kind.ENUM_SET;
@@ -269,6 +269,22 @@ final class Containers {
             return Kind.ENUM_MAP;
         }
         return JdkSerialized.isOne(c) ? Kind.SERIALIZED : null;
+    }
+
+    private static final Class<?> TREE_SET_SPLITERATOR = new TreeSet<>().spliterator().getClass();
+    private static final Class<?> SKIP_LIST_SET_SPLITERATOR = new ConcurrentSkipListSet<>().spliterator().getClass();
+
+    /**
+     * @return true for a {@code TreeSet} or {@code ConcurrentSkipListSet} that is a view of
+     *         another ({@code headSet}, {@code subSet}, {@code descendingSet}...): of the same
+     *         class as a set of its own, it is told apart by the spliterator of the map behind it
+     *         (a sub-map's, not the whole map's); a stored copy would no longer be that view
+     */
+    static boolean sortedSetView(Object o) {
+        Class<?> c = o.getClass();
+        return c == TreeSet.class && ((TreeSet<?>) o).spliterator().getClass() != TREE_SET_SPLITERATOR
+                || c == ConcurrentSkipListSet.class
+                        && ((ConcurrentSkipListSet<?>) o).spliterator().getClass() != SKIP_LIST_SET_SPLITERATOR;
     }
 
     private static final String EMPTY_LIST = Collections.emptyList().getClass().getName();

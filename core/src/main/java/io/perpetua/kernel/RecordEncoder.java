@@ -1035,6 +1035,9 @@ final class RecordEncoder implements RecordWriter {
             reason = "a lambda or method reference cannot be stored; use an instance of a named class";
         } else if (c.isHidden()) {
             reason = "instances of hidden classes cannot be stored";
+        } else if (Containers.sortedSetView(v)) {
+            reason = "it is a view of another sorted set (its headSet, tailSet, subSet or descendingSet), which a"
+                    + " stored copy would no longer be: store that set, and take the view from it where it is needed";
         } else if (c.getClassLoader() == null || c.getName().startsWith("java.") || c.getName().startsWith("jdk.")
                 || c.getName().startsWith("sun.") || c.getName().startsWith("javax.")) {
             reason = "Perpetua does not store this JDK class (" + storableInstead(c) + ")" + (inTransientField
@@ -1069,6 +1072,10 @@ final class RecordEncoder implements RecordWriter {
             return "it belongs to the object that made it (a map's key set, a lock's condition, a read-write lock's"
                     + " read or write lock), which a stored copy would no longer work with: store that object, and take"
                     + " this from it where it is needed";
+        } else if (java.util.Collection.class.isAssignableFrom(c) || java.util.Map.class.isAssignableFrom(c)) {
+            return "it is not among the collections and maps the README lists under \"What is stored\"; if it is a"
+                    + " view of another one (a sub-map, a reversed or descending view, a checked wrapper), store that"
+                    + " one and take the view from it where it is needed, otherwise copy it into a stored kind";
         }
         return "it is not among the JDK classes the README lists under \"What is stored\"; threads, streams,"
                 + " sockets, class loaders and other runtime objects have no meaning outside the JVM that made them";

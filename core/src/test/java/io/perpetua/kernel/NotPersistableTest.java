@@ -48,6 +48,44 @@ class NotPersistableTest {
      * A bad object put into a graph read back from the store: the commit starts from the stored
      * object that changed, and the path still runs from the root, as the program reached it.
      */
+    /**
+     * A view of a sorted set is a set of the same class, which a stored copy would no longer be
+     * (it would not see the set's later changes, nor keep its range): refused, as the views of a
+     * map are; a whole set, of either order, is stored.
+     */
+    @Test
+    void viewsOfSortedSetsAndMapsAreRefusedAndSaySo() {
+        java.util.TreeSet<Integer> numbers = new java.util.TreeSet<>(List.of(10, 20, 30));
+        java.util.concurrent.ConcurrentSkipListSet<Integer> concurrent = new java.util.concurrent.ConcurrentSkipListSet<>(
+                List.of(1, 2, 3));
+        for (java.util.Set<Integer> view : List.of(numbers.descendingSet(), numbers.headSet(25), numbers.tailSet(15),
+                numbers.subSet(10, 30), numbers.descendingSet().descendingSet(), concurrent.descendingSet(),
+                concurrent.headSet(2))) {
+            NotPersistableException e = assertRejected(view, view.getClass().getName(), "\"root\".next.children[1].any");
+            assertTrue(e.reason().startsWith("it is a view of another sorted set"), e.reason());
+        }
+        java.util.TreeMap<String, Integer> map = new java.util.TreeMap<>(java.util.Map.of("a", 1, "b", 2));
+        NotPersistableException e = assertRejected(map.headMap("b"), map.headMap("b").getClass().getName(),
+                "\"root\".next.children[1].any");
+        assertTrue(e.reason().contains("view of another one"), e.reason());
+
+        String uri = TestStores.newUri();
+        java.util.TreeSet<Integer> reversed = new java.util.TreeSet<>(java.util.Comparator.reverseOrder());
+        reversed.addAll(List.of(1, 3, 2));
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node root = new Node("root");
+                root.any(new ArrayList<>(List.of(numbers, concurrent, reversed)));
+                store.persist(root, "root");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertEquals(List.of(numbers, concurrent, reversed), store.fetch("root", Node.class).any());
+            assertEquals(List.of(3, 2, 1), new ArrayList<>((java.util.Set<?>) ((List<?>) store.fetch("root", Node.class)
+                    .any()).get(2)));
+        }
+    }
+
     @Test
     void aBadObjectHungOffStoredObjectsNamesThePathFromTheRoot() {
         String uri = TestStores.newUri();
