@@ -70,10 +70,12 @@ final class Containers {
     private static final Map<Class<?>, Kind> KINDS = new HashMap<>();
     /** What a {@code Collections.synchronized*} or {@code unmodifiable*} wrapper wraps, and how to wrap one again. */
     private enum Wrapped {
-        COLLECTION, LIST, SET, SORTED_SET, NAVIGABLE_SET, MAP, SORTED_MAP, NAVIGABLE_MAP;
+        COLLECTION, LIST, SET, SORTED_SET, NAVIGABLE_SET, MAP, SORTED_MAP, NAVIGABLE_MAP,
+        /** Java 21's {@code unmodifiableSequenced*}: see {@link #SEQUENCED}. */
+        SEQUENCED_COLLECTION, SEQUENCED_SET, SEQUENCED_MAP;
 
         boolean isMap() {
-            return this == MAP || this == SORTED_MAP || this == NAVIGABLE_MAP;
+            return this == MAP || this == SORTED_MAP || this == NAVIGABLE_MAP || this == SEQUENCED_MAP;
         }
 
         boolean isSorted() {
@@ -93,6 +95,13 @@ final class Containers {
     private static final Map<Class<?>, Wrapper> WRAPPERS = new HashMap<>();
     /** The same, by class name: a stored wrapper names its class. */
     private static final Map<String, Wrapper> WRAPPERS_BY_NAME = new HashMap<>();
+    /**
+     * Java 21's {@code Collections.unmodifiableSequenced*} and the interface each takes, found by
+     * name so that the kernel also runs on Java 17, where there are none (a store holding one
+     * then cannot be read there).
+     */
+    private static final Map<Wrapped, java.lang.invoke.MethodHandle> SEQUENCED = new java.util.EnumMap<>(Wrapped.class);
+    private static final Map<Wrapped, Class<?>> SEQUENCED_TYPES = new java.util.EnumMap<>(Wrapped.class);
 
     static {
         wrapper(Collections.synchronizedCollection(new ArrayList<>()), Wrapped.COLLECTION, true);
@@ -113,6 +122,24 @@ final class Containers {
         wrapper(Collections.unmodifiableMap(new HashMap<>()), Wrapped.MAP, false);
         wrapper(Collections.unmodifiableSortedMap(new TreeMap<>()), Wrapped.SORTED_MAP, false);
         wrapper(Collections.unmodifiableNavigableMap(new TreeMap<>()), Wrapped.NAVIGABLE_MAP, false);
+        sequenced(Wrapped.SEQUENCED_COLLECTION, "Collection", new ArrayList<>());
+        sequenced(Wrapped.SEQUENCED_SET, "Set", new LinkedHashSet<>());
+        sequenced(Wrapped.SEQUENCED_MAP, "Map", new LinkedHashMap<>());
+    }
+
+    private static void sequenced(Wrapped wraps, String kind, Object example) {
+        try {
+            Class<?> type = Class.forName("java.util.Sequenced" + kind);
+            java.lang.invoke.MethodHandle make = java.lang.invoke.MethodHandles.publicLookup().findStatic(
+                    Collections.class, "unmodifiableSequenced" + kind, java.lang.invoke.MethodType.methodType(type, type));
+            SEQUENCED.put(wraps, make);
+            SEQUENCED_TYPES.put(wraps, type);
+            wrapper(make.invoke(example), wraps, false);
+        } catch (ClassNotFoundException | NoSuchMethodException | IllegalAccessException e) {
+            // before Java 21: nothing to register
+        } catch (Throwable e) {
+            throw new ExceptionInInitializerError(e);
+        }
     }
 
     private static void wrapper(Object example, Wrapped wraps, boolean synchronizedOne) {
@@ -505,8 +532,10 @@ final class Containers {
             case COLLECTION, LIST -> new ArrayList<>();
             case SET -> new LinkedHashSet<>();
             case SORTED_SET, NAVIGABLE_SET -> new TreeSet<>(comparator);
-            case MAP -> new LinkedHashMap<>();
+            case MAP, SEQUENCED_MAP -> new LinkedHashMap<>();
             case SORTED_MAP, NAVIGABLE_MAP -> new TreeMap<>(comparator);
+            case SEQUENCED_COLLECTION -> new ArrayList<>();
+            case SEQUENCED_SET -> new LinkedHashSet<>();
         };
     }
 
@@ -535,7 +564,19 @@ final class Containers {
                     ? s ? Collections.synchronizedSortedMap(m) : Collections.unmodifiableSortedMap(m) : null;
             case NAVIGABLE_MAP -> wrapped instanceof java.util.NavigableMap m
                     ? s ? Collections.synchronizedNavigableMap(m) : Collections.unmodifiableNavigableMap(m) : null;
+            case SEQUENCED_COLLECTION, SEQUENCED_SET, SEQUENCED_MAP -> wrapSequenced(w.wraps(), wrapped);
         };
+    }
+
+    private static Object wrapSequenced(Wrapped wraps, Object wrapped) {
+        if (!SEQUENCED_TYPES.get(wraps).isInstance(wrapped)) {
+            return null;
+        }
+        try {
+            return SEQUENCED.get(wraps).invoke(wrapped);
+        } catch (Throwable e) {
+            throw new IllegalStateException("cannot wrap a " + wrapped.getClass().getName() + " again", e);
+        }
     }
 
     /**

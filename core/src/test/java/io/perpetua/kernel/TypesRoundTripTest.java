@@ -403,6 +403,60 @@ class TypesRoundTripTest {
     }
 
     /**
+     * Java 21's {@code Collections.unmodifiableSequenced*} views are stored as the other
+     * unmodifiable views are: a reference to what they wrap, which they still show after a
+     * reload. (Looked up by name: this test runs on the newest JDK of CI, and is skipped on 17.)
+     */
+    @Test
+    void theSequencedUnmodifiableViewsOfJava21StayViews() throws Throwable {
+        java.lang.invoke.MethodHandle collection;
+        java.lang.invoke.MethodHandle set;
+        java.lang.invoke.MethodHandle map;
+        try {
+            collection = sequenced("Collection");
+            set = sequenced("Set");
+            map = sequenced("Map");
+        } catch (ClassNotFoundException e) {
+            org.junit.jupiter.api.Assumptions.assumeTrue(false, "before Java 21");
+            return;
+        }
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            List<String> items = new ArrayList<>(List.of("a"));
+            java.util.LinkedHashSet<String> tags = new java.util.LinkedHashSet<>(List.of("t"));
+            java.util.LinkedHashMap<String, Integer> counts = new java.util.LinkedHashMap<>(Map.of("k", 1));
+            Object[] views = {items, tags, counts, collection.invoke(items), set.invoke(tags), map.invoke(counts)};
+            store.inTransaction(() -> {
+                Node n = new Node("owner");
+                n.any(views);
+                store.persist(n, "owner");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object[] back = (Object[]) store.fetch("owner", Node.class).any();
+            store.inTransaction(() -> {
+                @SuppressWarnings("unchecked") List<String> items = (List<String>) back[0];
+                @SuppressWarnings("unchecked") Set<String> tags = (Set<String>) back[1];
+                @SuppressWarnings("unchecked") Map<String, Integer> counts = (Map<String, Integer>) back[2];
+                items.add("b");
+                tags.add("u");
+                counts.put("l", 2);
+            });
+            assertEquals(List.of("a", "b"), new ArrayList<>((java.util.Collection<?>) back[3]));
+            assertEquals(Set.of("t", "u"), back[4]);
+            assertEquals(Map.of("k", 1, "l", 2), back[5]);
+            assertEquals("java.util.Collections$UnmodifiableSequencedMap", back[5].getClass().getName());
+            assertThrows(UnsupportedOperationException.class, () -> ((Set<?>) back[4]).clear());
+        }
+    }
+
+    private static java.lang.invoke.MethodHandle sequenced(String kind) throws Exception {
+        Class<?> type = Class.forName("java.util.Sequenced" + kind);
+        return java.lang.invoke.MethodHandles.publicLookup().findStatic(Collections.class, "unmodifiableSequenced" + kind,
+                java.lang.invoke.MethodType.methodType(type, type));
+    }
+
+    /**
      * The key set of a synchronized map is a synchronized set whose lock is the map: only the
      * set's own fields are looked at to find what it wraps (a key set, stored as a copy), not
      * the map, whose values are not serializable.
