@@ -222,6 +222,45 @@ class ClassEvolutionIT {
         assertOut("10 1 [7][8]\n", run(second, "read", store));
     }
 
+    /**
+     * A field removed together with its class (and one of an enum removed with it) is dropped
+     * as any removed field is: its stored value is stepped over, not read, so nothing asks for
+     * the class; the object reads, changes and commits under its new layout.
+     */
+    @Test
+    void aFieldRemovedWithItsClassIsDropped(@TempDir Path dir) throws Exception {
+        String store = dir.resolve("store").toString();
+        String v1 = """
+                package shop;
+                public class Item {
+                    String name = "tea";
+                    Coupon coupon = new Coupon();
+                    Kind kind = Kind.OLD;
+                    int qty = 2;
+                    static class Coupon { int percent = 10; }
+                    enum Kind { OLD }
+                    static Item build() { return new Item(); }
+                    void bump() { qty++; }
+                    String describe() { return name + " " + qty + " " + coupon.percent + " " + kind; }
+                }
+                """;
+        String v2 = """
+                package shop;
+                public class Item {
+                    String name;
+                    int qty;
+                    static Item build() { throw new UnsupportedOperationException(); }
+                    void bump() { qty++; }
+                    String describe() { return name + " " + qty; }
+                }
+                """;
+        assertOut("", run(compile(dir, "gone-v1", v1), "build", store));
+        Path second = compile(dir, "gone-v2", v2);
+        assertOut("tea 2\n", run(second, "read", store));
+        assertOut("", run(second, "bump", store));
+        assertOut("tea 3\n", run(second, "read", store));
+    }
+
     private static void copyDirectory(Path from, Path to) throws Exception {
         try (var files = Files.walk(from)) {
             for (Path f : (Iterable<Path>) files::iterator) {

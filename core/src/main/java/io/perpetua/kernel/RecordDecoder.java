@@ -271,11 +271,27 @@ final class RecordDecoder implements RecordReader {
      * @throws IncompatibleClassChangeException if a stored value may not fit its field's new kind
      */
     FieldValues evolved(ClassDescriptor stored, ClassDescriptor current) {
-        Object[] values = new Object[stored.fields.size()];
-        for (int j = 0; j < values.length; j++) {
-            values[j] = field(stored.fields.get(j).type());
+        int[] source = classes.match(stored, current);
+        boolean[] kept = new boolean[stored.fields.size()];
+        for (int j : source) {
+            if (j >= 0) {
+                kept[j] = true;
+            }
         }
-        return new FieldValues(LayoutEvolution.served(values, classes.match(stored, current), stored, current));
+        Object[] values = new Object[kept.length];
+        ReferenceScanner dropped = null;
+        for (int j = 0; j < values.length; j++) {
+            char type = stored.fields.get(j).type();
+            if (kept[j]) {
+                values[j] = field(type);
+            } else { // stepped over, not read: its class may be gone with the field
+                if (dropped == null) {
+                    dropped = new ReferenceScanner(classes, location, id -> { });
+                }
+                dropped.field(in, objectId, type);
+            }
+        }
+        return new FieldValues(LayoutEvolution.served(values, source, stored, current));
     }
 
     static Object defaultValue(char type) {
