@@ -55,10 +55,14 @@ import java.util.stream.LongStream;
  */
 public final class Kernel implements PersistentStore {
     private static final Set<Kernel> OPEN = ConcurrentHashMap.newKeySet();
+    /**
+     * By thread, the stores it began transactions on, latest first. Concurrent: a transaction
+     * begun on one thread may end on another, which takes the store off the first one's list.
+     */
     private static final ThreadLocal<Deque<Kernel>> BEGUN = new ThreadLocal<>() {
         @Override
-        protected Deque<Kernel> initialValue() { // not withInitial(ArrayDeque::new): see EarlyAttach
-            return new ArrayDeque<>();
+        protected Deque<Kernel> initialValue() { // not withInitial(...::new): see EarlyAttach
+            return new java.util.concurrent.ConcurrentLinkedDeque<>();
         }
     };
     private static final int FIRST_ID_BLOCK = 64;
@@ -141,6 +145,8 @@ public final class Kernel implements PersistentStore {
      */
     private final ArrayList<Handle> readLog = new ArrayList<>();
     private boolean transaction;
+    /** The {@link #BEGUN} list of the thread that began the active transaction, or null. */
+    private Deque<Kernel> begunOn;
     private boolean closed;
     private long nextId;
     private long idLimit;
@@ -258,6 +264,7 @@ public final class Kernel implements PersistentStore {
         Deque<Kernel> stack = BEGUN.get();
         stack.remove(this);
         stack.push(this);
+        begunOn = stack;
     }
 
     @Override
@@ -365,7 +372,10 @@ public final class Kernel implements PersistentStore {
     private void endTransaction() {
         transaction = false;
         table.unpinContainers();
-        BEGUN.get().remove(this);
+        if (begunOn != null) {
+            begunOn.remove(this); // the beginning thread's list, whichever thread ends it
+            begunOn = null;
+        }
     }
 
     private void requireTransaction(String what) {

@@ -52,6 +52,35 @@ class CurrentStoreTest {
         }
     }
 
+    /**
+     * A transaction begun on one thread and committed on another (asynchronous code) leaves
+     * nothing behind on the first: once closed and dropped, the store can be collected.
+     */
+    @Test
+    void aStoreWhoseTransactionEndedOnAnotherThreadIsNotKeptByTheThreadThatBeganIt() throws Exception {
+        java.util.concurrent.ExecutorService beginner = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            java.lang.ref.WeakReference<PersistentStore> dropped = beginOnOneThreadCommitOnThis(beginner);
+            for (int i = 0; i < 50 && dropped.get() != null; i++) {
+                System.gc();
+                Thread.sleep(10);
+            }
+            assertTrue(dropped.get() == null, "the closed store is still reachable");
+        } finally {
+            beginner.shutdown();
+        }
+    }
+
+    private static java.lang.ref.WeakReference<PersistentStore> beginOnOneThreadCommitOnThis(
+            java.util.concurrent.ExecutorService beginner) throws Exception {
+        PersistentStore store = TestStores.open(TestStores.newUri());
+        beginner.submit(store::beginTransaction).get();
+        store.persist(new Primitives(), "p");
+        store.commitTransaction();
+        store.close();
+        return new java.lang.ref.WeakReference<>(store);
+    }
+
     @Test
     void theOnlyOpenStoreIsCurrent() {
         String uri = TestStores.newUri();
