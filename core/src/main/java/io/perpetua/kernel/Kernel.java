@@ -946,10 +946,28 @@ public final class Kernel implements PersistentStore {
     public synchronized long copyTo(String targetUriOrPath) {
         checkOpen();
         Objects.requireNonNull(targetUriOrPath, "targetUriOrPath");
-        try (Backend target = Backends.open(targetUriOrPath)) {
-            long copied = new StoreCopier(backend, target).copy();
-            recordsRead += copied;
-            return copied;
+        long copied = uninterrupted(() -> {
+            try (Backend target = Backends.open(targetUriOrPath)) {
+                return new StoreCopier(backend, target).copy();
+            }
+        });
+        recordsRead += copied;
+        return copied;
+    }
+
+    /**
+     * Runs {@code action} to its end even if this thread is interrupted, then interrupts it
+     * again: the backends' files close when an interrupted thread uses them, and a cancelled
+     * task must still be able to close its store or finish a copy.
+     */
+    static <T> T uninterrupted(Supplier<T> action) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            return action.get();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
@@ -989,7 +1007,10 @@ public final class Kernel implements PersistentStore {
             closed = true;
             OPEN.remove(this);
             ArrayWrites.unregister(inbox);
-            backend.close();
+            uninterrupted(() -> {
+                backend.close();
+                return null;
+            });
         }
     }
 

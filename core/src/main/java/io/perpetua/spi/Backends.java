@@ -55,7 +55,18 @@ public final class Backends {
                         + scheme + ":///path, not a host (" + location.split("/", 2)[0] + "): " + uri);
             }
         }
-        return provider(scheme).open(uri, location, parseOptions(query));
+        BackendProvider provider = provider(scheme);
+        Map<String, String> options = parseOptions(query);
+        // An interrupted thread (a cancelled task) still opens a store: the backends' files
+        // would close on the interrupt. It is set again after.
+        boolean interrupted = Thread.interrupted();
+        try {
+            return provider.open(uri, location, options);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
