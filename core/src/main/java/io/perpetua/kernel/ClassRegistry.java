@@ -438,6 +438,14 @@ final class ClassRegistry {
     };
 
     private static Layout objectLayout(Class<?> type) {
+        if (type.isAnonymousClass()) {
+            String name = type.getName();
+            return Layout.refused("it is an anonymous class, which the compiler names by its place among its outer"
+                    + " class's anonymous classes (" + name + "): one added before it in a later version would take"
+                    + " that name, and its stored objects. Declare a named class (nested or top-level); to read objects"
+                    + " stored under this name, declare the rename " + name + " = <the named class> in "
+                    + ClassRenames.RESOURCE);
+        }
         List<Class<?>> levels = new ArrayList<>();
         for (Class<?> c = type; c != null && Persistent.class.isAssignableFrom(c); c = c.getSuperclass()) {
             levels.add(0, c);

@@ -86,6 +86,19 @@ class NotPersistableTest {
         }
     }
 
+    /**
+     * An anonymous class's name is its place among its outer class's anonymous classes, which
+     * another one added before it in a later version would take, with its stored objects.
+     */
+    @Test
+    void anAnonymousClassIsRefusedWithTheWayOut() {
+        Node anonymous = new Node("anonymous") { };
+        NotPersistableException e = assertRejected(anonymous, anonymous.getClass().getName(),
+                "\"root\".next.children[1].any");
+        assertTrue(e.reason().startsWith("it is an anonymous class"), e.reason());
+        assertTrue(e.reason().contains(anonymous.getClass().getName() + " = <the named class>"), e.reason());
+    }
+
     @Test
     void aBadObjectHungOffStoredObjectsNamesThePathFromTheRoot() {
         String uri = TestStores.newUri();
