@@ -49,6 +49,12 @@ final class ClassInfo {
     /** For a rewritten serializable class: its {@code readResolve}, or null if it has none. */
     final java.lang.invoke.MethodHandle readResolve;
     /**
+     * Why objects of the class must not be written, or null: its name, or a field's, is the old
+     * name of a declared rename, so what it wrote would be read back as the other class or
+     * field ({@link ClassRegistry#renameClash}). Objects stored before still read.
+     */
+    final String renameClash;
+    /**
      * The layout's field names and type characters, by position: the encoder asks for one of
      * each per field it writes, and the descriptor's list, of whichever {@code List} class built
      * it, made that an interface call whose changing receiver classes sent the encoder back to
@@ -60,7 +66,8 @@ final class ClassInfo {
     ClassInfo(Class<?> type, ClassDescriptor descriptor, HollowFactory factory,
               java.lang.invoke.MethodHandle recordConstructor, java.lang.invoke.MethodHandle[] recordAccessors,
               boolean leaf, Object[] lazyMarkers, BitSet transientFields,
-              java.lang.invoke.MethodHandle writeReplace, java.lang.invoke.MethodHandle readResolve) {
+              java.lang.invoke.MethodHandle writeReplace, java.lang.invoke.MethodHandle readResolve,
+              String renameClash) {
         this.type = type;
         this.descriptor = descriptor;
         this.factory = factory;
@@ -71,6 +78,7 @@ final class ClassInfo {
         this.transientFields = transientFields;
         this.writeReplace = writeReplace;
         this.readResolve = readResolve;
+        this.renameClash = renameClash;
         int n = descriptor.fields.size();
         this.fieldNames = new String[n];
         this.fieldTypes = new char[n];

@@ -228,7 +228,7 @@ final class ClassRegistry {
         String key = className + '#' + field;
         Object value = constants.get(key);
         if (value == null) {
-            value = Constants.value(resolve(className), className, field);
+            value = Constants.value(resolve(className), className, renames.currentField(className, field));
             constants.put(key, value);
         }
         return value;
@@ -352,6 +352,48 @@ final class ClassRegistry {
                 k -> LayoutEvolution.match(stored, current, this));
     }
 
+    /**
+     * @return why what a class writes would be read back as something else, or null: its name
+     *         (or a field's) is the old name of a declared rename, and a new class (or field)
+     *         took it since, as {@code Address = LegacyAddress} with a new {@code Address}
+     */
+    String renameClash(String className, List<ClassDescriptor.Field> fields) {
+        if (renames.renamedAway(className)) {
+            return "its name is declared renamed (" + className + " = " + renames.current(className) + " in "
+                    + ClassRenames.RESOURCE + "), so an object written under it would be read back as the other class;"
+                    + " give this class another name, or remove the declaration once no stored object has the old name";
+        }
+        for (ClassDescriptor.Field f : fields) {
+            String readAs = renames.currentField(f.owner(), f.name());
+            if (!readAs.equals(f.name())) {
+                return "its field " + f.owner() + "." + f.name() + " has a name declared renamed (" + f.owner() + "#"
+                        + f.name() + " = " + readAs + " in " + ClassRenames.RESOURCE + "), so its value would be read back"
+                        + " as the field " + readAs + "; give the field another name, or remove the declaration once no"
+                        + " stored object has the old name";
+            }
+        }
+        return null;
+    }
+
+    /** @return why an enum constant written now would be read back as another, or null (see {@link #renameClash}) */
+    String enumClash(Enum<?> constant) {
+        Class<?> type = constant.getDeclaringClass();
+        String clash = renameClash(type.getName(), List.of());
+        if (clash != null) {
+            return clash;
+        }
+        String readAs = renames.currentField(type.getName(), constant.name());
+        return readAs.equals(constant.name()) ? null : "the constant's name is declared renamed (" + type.getName() + "#"
+                + constant.name() + " = " + readAs + " in " + ClassRenames.RESOURCE + "), so it would be read back as "
+                + readAs + "; give the constant another name, or remove the declaration once no stored object has the"
+                + " old name";
+    }
+
+    /** @return true if the application declares renames: only then can {@link #enumClash} find one */
+    boolean hasRenames() {
+        return renames != ClassRenames.NONE;
+    }
+
     /** @return the name a stored field or enum constant of a loaded class has now: itself, unless declared renamed */
     String currentMember(Class<?> type, String storedName) {
         return renames.currentField(type.getName(), storedName);
@@ -359,8 +401,7 @@ final class ClassRegistry {
 
     /** @return {@code owner.name} of a stored field as it is now, its class and itself possibly renamed */
     String currentQualifiedName(ClassDescriptor.Field stored) {
-        String owner = renames.current(stored.owner());
-        return owner + "." + renames.currentField(owner, stored.name());
+        return renames.current(stored.owner()) + "." + renames.currentField(stored.owner(), stored.name());
     }
 
     /** @return what {@link #info} has already computed for a class, or null */
@@ -400,7 +441,8 @@ final class ClassRegistry {
             HollowFactory factory = layout.kind == ClassDescriptor.Kind.OBJECT && !Modifier.isAbstract(type.getModifiers())
                     ? PersistentClasses.factory(type) : null;
             info = new ClassInfo(type, d, factory, layout.recordConstructor, layout.recordAccessors, layout.leaf,
-                    layout.lazyMarkers, layout.transientFields, layout.writeReplace, layout.readResolve);
+                    layout.lazyMarkers, layout.transientFields, layout.writeReplace, layout.readResolve,
+                    renameClash(type.getName(), layout.fields));
             infos.put(type, info);
         }
         return info;

@@ -16,7 +16,8 @@ import java.util.Set;
  * Classes and fields renamed since their objects were stored, as the application declares them:
  * every {@value #RESOURCE} its class loader sees, in {@link Properties} form, one rename per
  * line: {@code old.binary.Name = new.binary.Name} for a class, {@code binary.Name#oldField =
- * newField} for a field or an enum constant of a class (named as it is now). A store keeps the
+ * newField} for a field or an enum constant of a class (named as it is now, or as it was when
+ * the field was renamed: a field's renames follow the class's). A store keeps the
  * names it was written with; a record of a renamed class is read as an object of the new class, a
  * renamed field's value as the new field's, a renamed constant as the new constant, and all are
  * written back under the new names. Renames chain ({@code a = b} and {@code b = c} read {@code a}
@@ -28,15 +29,18 @@ final class ClassRenames {
     /** Where an application declares its renamed classes. */
     static final String RESOURCE = "META-INF/perpetua/renamed-classes.properties";
 
-    static final ClassRenames NONE = new ClassRenames(Map.of(), Map.of());
+    static final ClassRenames NONE = new ClassRenames(Map.of(), Map.of(), Map.of());
 
     /** Old class name to the name it finally became. */
     private final Map<String, String> current;
-    /** {@code Class#old} (the class by its current name) to the name the field finally became. */
+    /** Old class name to the name declared for it: one step of {@link #current}'s chains. */
+    private final Map<String, String> declaredClasses;
+    /** {@code Class#old} (the class by the name it had when the rename was declared) to the name the field finally became in that class. */
     private final Map<String, String> currentFields;
 
-    private ClassRenames(Map<String, String> current, Map<String, String> currentFields) {
+    private ClassRenames(Map<String, String> current, Map<String, String> declaredClasses, Map<String, String> currentFields) {
         this.current = current;
+        this.declaredClasses = declaredClasses;
         this.currentFields = currentFields;
     }
 
@@ -77,6 +81,7 @@ final class ClassRenames {
             return NONE;
         }
         Map<String, String> current = new HashMap<>();
+        Map<String, String> declaredClasses = new HashMap<>();
         Map<String, String> currentFields = new HashMap<>();
         for (String old : declared.keySet()) {
             int hash = old.indexOf('#');
@@ -92,11 +97,12 @@ final class ClassRenames {
             }
             if (hash < 0) {
                 current.put(old, name);
+                declaredClasses.put(old, declared.get(old));
             } else {
                 currentFields.put(old, name.substring(prefix.length()));
             }
         }
-        return new ClassRenames(current, currentFields);
+        return new ClassRenames(current, declaredClasses, currentFields);
     }
 
     private static boolean isFieldName(String name) {
@@ -107,12 +113,45 @@ final class ClassRenames {
     }
 
     /**
-     * @param currentClass the field's declaring class, by its current name
+     * @param className the field's declaring class, by the name it was stored under (or any
+     *                  later name of it)
      * @param storedField the field's name as stored
-     * @return the name that field has now (the stored one if it was not renamed)
+     * @return the name that field has now (the stored one if it was not renamed): each field
+     *         rename declared under one of the class's names, from the given one to its current
+     *         one, applies in turn, so that a release that renames the class again need not
+     *         repeat its earlier field renames under the new name
      */
-    String currentField(String currentClass, String storedField) {
-        return currentFields.isEmpty() ? storedField : currentFields.getOrDefault(currentClass + "#" + storedField, storedField);
+    String currentField(String className, String storedField) {
+        if (currentFields.isEmpty()) {
+            return storedField;
+        }
+        String field = storedField;
+        String name = className;
+        for (int steps = 0; name != null && steps <= declaredClasses.size(); steps++) {
+            field = currentFields.getOrDefault(name + "#" + field, field);
+            name = declaredStep(name);
+        }
+        return field;
+    }
+
+    /** @return the name declared for a class (or its outer class's, followed); null if none */
+    private String declaredStep(String name) {
+        String renamed = declaredClasses.get(name);
+        if (renamed != null) {
+            return renamed.equals(name) ? null : renamed;
+        }
+        for (int dollar = name.lastIndexOf('$'); dollar > 0; dollar = name.lastIndexOf('$', dollar - 1)) {
+            String outer = declaredClasses.get(name.substring(0, dollar));
+            if (outer != null) {
+                return outer + name.substring(dollar);
+            }
+        }
+        return null;
+    }
+
+    /** @return true if objects stored under this class name are read as another class */
+    boolean renamedAway(String className) {
+        return !current.isEmpty() && !current(className).equals(className);
     }
 
     /**

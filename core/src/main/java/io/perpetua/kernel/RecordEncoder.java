@@ -175,6 +175,9 @@ final class RecordEncoder implements RecordWriter {
         this.lazy = lazy;
         this.field = 0;
         this.refField = 0;
+        if (info.renameClash != null) {
+            throw new NotPersistableException(info.type.getName(), path.render(), info.renameClash);
+        }
         out.writeVarInt(info.descriptor.id);
         try {
             object.$perpetua$write(this);
@@ -246,6 +249,7 @@ final class RecordEncoder implements RecordWriter {
                 out.writeString(Containers.enumSetElementType(set).getName());
                 out.writeVarInt(set.size());
                 for (Enum<?> e : set) {
+                    checkEnumName(e);
                     out.writeString(e.name());
                 }
             }
@@ -255,6 +259,7 @@ final class RecordEncoder implements RecordWriter {
                 out.writeVarInt(map.size());
                 int i = 0;
                 for (Map.Entry<? extends Enum<?>, ?> e : map.entrySet()) {
+                    checkEnumName(e.getKey());
                     out.writeString(e.getKey().name());
                     value(e.getValue(), null, i++);
                 }
@@ -678,6 +683,7 @@ final class RecordEncoder implements RecordWriter {
             out.writeByte(Tag.CHAR);
             out.writeVarInt((Character) v);
         } else if (v instanceof Enum<?> e) {
+            checkEnumName(e);
             out.writeByte(Tag.ENUM);
             out.writeVarInt(classes.descriptor(Kind.ENUM, e.getDeclaringClass()).id);
             out.writeString(e.name());
@@ -752,6 +758,14 @@ final class RecordEncoder implements RecordWriter {
         }
     }
 
+    /** Refuses a constant whose name would be read back as another's (see {@link ClassRegistry#enumClash}). */
+    private void checkEnumName(Enum<?> e) {
+        String clash = classes.hasRenames() ? classes.enumClash(e) : null;
+        if (clash != null) {
+            throw new NotPersistableException(e.getDeclaringClass().getName(), path.render(), clash);
+        }
+    }
+
     private void record(Object v, String field, int index) {
         if (++depth > MAX_VALUE_DEPTH) {
             depth = 0;
@@ -759,6 +773,9 @@ final class RecordEncoder implements RecordWriter {
                     "records nest deeper than " + MAX_VALUE_DEPTH + " levels (a cycle through records?)");
         }
         ClassInfo ri = classes.info(v.getClass());
+        if (ri.renameClash != null) {
+            throw new NotPersistableException(v.getClass().getName(), where(field, index), ri.renameClash);
+        }
         out.writeByte(Tag.RECORD);
         out.writeVarInt(ri.descriptor.id);
         PathNode saved = path;

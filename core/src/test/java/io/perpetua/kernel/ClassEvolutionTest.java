@@ -21,6 +21,7 @@ import java.util.SplittableRandom;
 import java.util.TreeMap;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -253,6 +254,72 @@ class ClassEvolutionTest {
                     assertTrue(describe(peer).startsWith("count=4,"), describe(peer));
                     store.inTransaction(() -> set(item, "count", 4));
                 }
+            }
+            return null;
+        });
+    }
+
+    /**
+     * A name declared renamed, taken again by a new class or field: what the store holds under
+     * it still reads as the rename says, and an object that would write the name again is
+     * refused at commit (it would be read back as the other class or field).
+     */
+    @Test
+    void aNewClassOrFieldUnderAnOldNameOfARenameIsRefusedAndOldObjectsStillRead() throws Exception {
+        String uri = TestStores.newUri();
+        ClassLoader v1 = compile("v1", Map.of("count", "int", "label", "String"), "");
+        withLoader(v1, () -> store(uri, v1, item -> {
+            set(item, "count", 3);
+            set(item, "label", "old");
+        }));
+        // v2: the old Item is now Article, and a new, unrelated Item takes its name
+        ClassLoader v2 = compile("v2", Map.of("zip", "String"), """
+                public class Article extends io.perpetua.testmodel.Base {
+                  static { io.perpetua.runtime.PersistentClasses.register(Article.class,
+                      () -> new Article((io.perpetua.runtime.HollowFactory) null)); }
+                  public int count;
+                  public String label;
+                  protected Article(io.perpetua.runtime.HollowFactory proxy) { }
+                  public String describe() { readCheck(); return "count=" + count + ",label=" + label; }
+                  @Override public void $perpetua$write(io.perpetua.runtime.RecordWriter out) {
+                    super.$perpetua$write(out); out.writeInt(count); out.writeObject(label); }
+                  @Override public void $perpetua$read(io.perpetua.runtime.RecordReader in) {
+                    super.$perpetua$read(in); count = in.readInt(); label = (String) in.readObject(); }
+                }""");
+        declareRenames("v2", "evo.Item = evo.Article\n");
+        withLoader(v2, () -> {
+            try (PersistentStore store = TestStores.open(uri)) {
+                Object item = store.fetch("item");
+                assertEquals("evo.Article", item.getClass().getName());
+                assertEquals("count=3,label=old", describe(item));
+                store.beginTransaction();
+                store.persist(newInstance(v2, "evo.Item"), "new");
+                NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+                assertEquals("evo.Item", e.className());
+                assertTrue(e.reason().startsWith("its name is declared renamed (evo.Item = evo.Article in"), e.reason());
+                store.abortTransaction();
+                assertFalse(store.isBound("new"));
+            }
+            return null;
+        });
+        // v3 (from v1's store): Item's count is now total, and a new field takes the name count
+        String uri3 = TestStores.newUri();
+        withLoader(v1, () -> store(uri3, v1, item -> set(item, "count", 5)));
+        ClassLoader v3 = compile("v3", Map.of("count", "int", "label", "String", "total", "int"), "");
+        declareRenames("v3", "evo.Item#count = total\n");
+        withLoader(v3, () -> {
+            try (PersistentStore store = TestStores.open(uri3)) {
+                Object item = store.fetch("item");
+                assertEquals("count=0,label=null,total=5", describe(item));
+                store.beginTransaction();
+                set(item, "label", "changed");
+                NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+                assertTrue(e.reason().startsWith("its field evo.Item.count has a name declared renamed (evo.Item#count"
+                        + " = total in"), e.reason());
+                store.abortTransaction();
+            }
+            try (PersistentStore store = TestStores.open(uri3)) {
+                assertEquals("count=0,label=null,total=5", describe(store.fetch("item")), "the store is as it was");
             }
             return null;
         });
@@ -761,7 +828,7 @@ class ClassEvolutionTest {
         List<String> args = new ArrayList<>(List.of("-d", out.toString(), "-cp", System.getProperty("java.class.path"),
                 src.resolve(className + ".java").toString()));
         if (!extraType.isEmpty()) {
-            String name = extraType.replaceAll(".*(?:class|enum|record|interface)\\s+(\\w+).*", "$1");
+            String name = extraType.replaceAll("(?s).*?(?:class|enum|record|interface)\\s+(\\w+).*", "$1");
             Files.writeString(src.resolve(name + ".java"), "package evo;\n" + extraType + "\n");
             args.add(src.resolve(name + ".java").toString());
         }

@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The names {@link ClassRenames} gives stored classes and fields, from what an application declares. */
 class ClassRenamesTest {
@@ -34,6 +36,30 @@ class ClassRenamesTest {
         assertEquals("[I", renames.current("[I"));
         assertEquals("y", renames.currentField("a.Outer$Inner", "x"));
         assertEquals("x", renames.currentField("b.Outer$Inner", "x")); // keyed by the class's current name
+    }
+
+    /**
+     * A field renamed in one release under the class's name then, and again in a later release
+     * that renamed the class too: a value stored under the first name reads as the last, with
+     * no earlier line rewritten.
+     */
+    @Test
+    void fieldRenamesChainThroughTheClassesRenames() throws Exception {
+        ClassRenames renames = declared("""
+                a.A = a.B
+                a.B#qty = quantity
+                a.B = a.C
+                a.C#quantity = amount
+                """);
+        assertEquals("a.C", renames.current("a.A"));
+        assertEquals("amount", renames.currentField("a.A", "qty"));
+        assertEquals("amount", renames.currentField("a.B", "qty"));
+        assertEquals("amount", renames.currentField("a.B", "quantity"));
+        assertEquals("amount", renames.currentField("a.C", "quantity"));
+        assertEquals("qty", renames.currentField("a.C", "qty"), "declared under an older name of the class only");
+        assertTrue(renames.renamedAway("a.A"));
+        assertTrue(renames.renamedAway("a.B"));
+        assertFalse(renames.renamedAway("a.C"));
     }
 
     @Test
