@@ -147,7 +147,7 @@ public final class Kernel implements PersistentStore {
     private boolean transaction;
     /** The {@link #BEGUN} list of the thread that began the active transaction, or null. */
     private Deque<Kernel> begunOn;
-    private boolean closed;
+    private volatile boolean closed;
     private long nextId;
     private long idLimit;
     private int idBlock = FIRST_ID_BLOCK;
@@ -210,6 +210,7 @@ public final class Kernel implements PersistentStore {
             ArrayWrites.register(inbox);
         }
         OPEN.add(this);
+        ContainerOwners.opened(this, OPEN, OPEN.size());
     }
 
     // ---- which store: see Perpetua ----
@@ -677,9 +678,36 @@ public final class Kernel implements PersistentStore {
             kind = Kind.VALUE;
         }
         if (table.container(object) == null) {
+            Kernel other = ContainerOwners.active() ? ContainerOwners.otherOwner(object, this) : null;
+            if (other != null) {
+                throw ofAnotherStore(object, other, label);
+            }
             ContainerHandle h = attachContainer(object, newId(), kind, 0);
             pending.put(object, h);
         }
+    }
+
+    /** Enters this store's resident containers in {@link ContainerOwners} (another store opened). */
+    synchronized void enterContainers() {
+        if (!closed) {
+            table.enterContainers();
+        }
+    }
+
+    /** @return false once closed; safe without the lock */
+    boolean isOpen() {
+        return !closed;
+    }
+
+    /**
+     * Why a collection, map or array that another open store holds is refused: one in two
+     * stores would be put back by one's abort after the other committed it, and marked clean by
+     * one's commit before the other wrote it.
+     */
+    private static NotPersistableException ofAnotherStore(Object container, Kernel other, String path) {
+        return new NotPersistableException(container.getClass().getName(), path, "it is persistent in another open"
+                + " store (" + other.location() + "); a collection, map or array belongs to one store, as an object"
+                + " does: store a copy of it here (new ArrayList<>(it), it.clone())");
     }
 
     /** @return the object's handle in this store, null if it is transient; throws if it is another store's */
@@ -1006,6 +1034,7 @@ public final class Kernel implements PersistentStore {
         } finally {
             closed = true;
             OPEN.remove(this);
+            ContainerOwners.closed(OPEN.size());
             ArrayWrites.unregister(inbox);
             uninterrupted(() -> {
                 backend.close();
@@ -1679,7 +1708,11 @@ public final class Kernel implements PersistentStore {
                     + " ordinary class, and the class is now " + kindNow);
         }
         if (!Persistent.class.isAssignableFrom(type)) {
-            throw NotPersistableException.whenRead(type.getName(), "stored object #" + id, NOT_REWRITTEN);
+            java.lang.reflect.Field state = RecordEncoder.statefulJdkSuperclass(type);
+            throw NotPersistableException.whenRead(type.getName(), "stored object #" + id, state == null ? NOT_REWRITTEN
+                    : "the class now extends " + state.getDeclaringClass().getName() + ", a JDK class whose state (field "
+                            + state.getName() + ") Perpetua cannot store, so the agent leaves it as it is (if the class"
+                            + " did not change, " + NOT_REWRITTEN + ")");
         }
         ClassInfo info = checkStorable(type, "stored object #" + id);
         if (d.id >= 0 && d.id < 1 << 16) {
@@ -2415,6 +2448,10 @@ public final class Kernel implements PersistentStore {
             boolean embed = direct && writing != 0;
             ContainerHandle h = table.container(container);
             if (h == null) {
+                Kernel other = ContainerOwners.active() ? ContainerOwners.otherOwner(container, Kernel.this) : null;
+                if (other != null) {
+                    throw ofAnotherStore(container, other, parent.child(field, index).render());
+                }
                 h = attachContainer(container, newId(), kind, embed ? writing : 0);
                 assigned.add(h);
                 if (embed) {

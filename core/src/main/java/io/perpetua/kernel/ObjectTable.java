@@ -118,6 +118,18 @@ final class ObjectTable {
             if (mustCompare(c)) {
                 list(c);
             }
+            if (ContainerOwners.active()) {
+                ContainerOwners.entered(c.get(), c.kernel);
+            }
+        }
+    }
+
+    /** Enters every resident container in {@link ContainerOwners}, when a second store opens. */
+    void enterContainers() {
+        for (int i = 0; i < containers.size(); i++) {
+            if (containers.at(i) instanceof ContainerHandle c) {
+                ContainerOwners.entered(c.get(), c.kernel);
+            }
         }
     }
 
@@ -363,6 +375,9 @@ final class ObjectTable {
 
     /** @return whether the table held the handle (it does nothing if it was removed before) */
     private boolean removeContainer(ContainerHandle h) {
+        if (ContainerOwners.active()) {
+            ContainerOwners.left(h.get(), h.kernel);
+        }
         if (h.slot >= 0) {
             ContainerHandle last = dense[--denseCount];
             dense[h.slot] = last;

@@ -1062,6 +1062,11 @@ final class RecordEncoder implements RecordWriter {
                             + PersistentClasses.serializationMethod(info.type) + "), so its transient fields are stored too"
                     : field != null && index != PathNode.KEYED ? "; mark the field transient"
                     : "; keep it out of what is stored");
+        } else if (perpetuaOwn(c)) {
+            reason = "it is part of Perpetua (a store, or what serves one), which cannot be stored"
+                    + (field != null && field.startsWith("this$") ? "; the field " + field + " is the hidden reference of an"
+                            + " inner or anonymous class to its outer object: declare the class static nested or top-level"
+                            : "; mark the field transient");
         } else if (JdkSerialized.isApplicationException(c)) { // stored by its serialization, but not this one
             reason = "an exception class of the application is stored by its Java serialization, but this one is an"
                     + " inner or anonymous class, which holds the object it was made in: declare it static nested or"
@@ -1096,6 +1101,14 @@ final class RecordEncoder implements RecordWriter {
         }
         return "it is not among the JDK classes the README lists under \"What is stored\"; threads, streams,"
                 + " sockets, class loaders and other runtime objects have no meaning outside the JVM that made them";
+    }
+
+    /** @return true for a class of Perpetua's own runtime (a store, a backend), not an application's */
+    private static boolean perpetuaOwn(Class<?> c) {
+        String name = c.getName();
+        return !Persistent.class.isAssignableFrom(c) && (io.perpetua.PersistentStore.class.isAssignableFrom(c)
+                || name.startsWith("io.perpetua.kernel.") || name.startsWith("io.perpetua.spi.")
+                || name.startsWith("io.perpetua.store."));
     }
 
     /** @return an instance field of the first JDK super-class of {@code c} that has one, or null */

@@ -99,6 +99,16 @@ class NotPersistableTest {
         assertTrue(e.reason().contains(anonymous.getClass().getName() + " = <the named class>"), e.reason());
     }
 
+    /** A store reached at commit (an inner class's outer object holding it, say) is named as Perpetua's own. */
+    @Test
+    void aStoreReachedAtCommitIsNamedAsPerpetuasOwn() {
+        try (PersistentStore other = TestStores.open(TestStores.newUri())) {
+            NotPersistableException e = assertRejected(other, Kernel.class.getName(), "\"root\".next.children[1].any");
+            assertTrue(e.reason().startsWith("it is part of Perpetua (a store, or what serves one)"), e.reason());
+            assertFalse(e.reason().contains("-javaagent"), e.reason());
+        }
+    }
+
     @Test
     void aBadObjectHungOffStoredObjectsNamesThePathFromTheRoot() {
         String uri = TestStores.newUri();

@@ -1,0 +1,127 @@
+package io.perpetua.kernel;
+
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Which open store each resident collection, map or array belongs to, kept while more than one
+ * store is open in the JVM. A rewritten object names its store in its handle field; a container
+ * has no field, and its store knows it only in its own table. Without this, a list read from
+ * one store and linked into another's graph would belong to both: one store's abort would put
+ * back what the other had committed, and one's commit would mark it clean for the other.
+ *
+ * <p>With one store open nothing is kept (each attach reads one volatile flag). When a second
+ * opens, the containers of those already open are entered, each store's under its own lock,
+ * and from then on every store enters what it attaches and removes what it lets go, under its
+ * own lock: the registry's lock is taken after a store's, never the other way round. Keys are
+ * weak and compared by identity (a list's {@code equals} is its contents). Thread-safe.
+ */
+final class ContainerOwners {
+    private static final Object LOCK = new Object();
+    private static volatile boolean active;
+    private static final Map<Key, Kernel> OWNERS = new HashMap<>();
+    private static final ReferenceQueue<Object> COLLECTED = new ReferenceQueue<>();
+
+    private ContainerOwners() {
+    }
+
+    /** A container, weakly, by identity. */
+    private static final class Key extends WeakReference<Object> {
+        private final int hash;
+
+        Key(Object container, ReferenceQueue<Object> queue) {
+            super(container, queue);
+            this.hash = System.identityHashCode(container);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o == this || o instanceof Key k && k.hash == hash && k.get() != null && k.get() == get();
+        }
+    }
+
+    /** @return true while more than one store is open: only then are owners kept and asked */
+    static boolean active() {
+        return active;
+    }
+
+    /**
+     * A store opened: if it makes two or more, starts keeping owners, and enters the containers
+     * of every other open store (each under its own lock; {@code opening} holds none yet).
+     */
+    static void opened(Kernel opening, Iterable<Kernel> open, int openCount) {
+        boolean starting;
+        synchronized (LOCK) {
+            starting = openCount > 1 && !active;
+            if (starting) {
+                OWNERS.clear();
+                active = true;
+            }
+        }
+        if (starting) {
+            for (Kernel k : open) {
+                if (k != opening) {
+                    k.enterContainers();
+                }
+            }
+        }
+    }
+
+    /** A store closed: with one store or none left open, owners are no longer kept. */
+    static void closed(int openCount) {
+        synchronized (LOCK) {
+            if (openCount <= 1 && active) {
+                active = false;
+                OWNERS.clear();
+            }
+        }
+    }
+
+    /** Enters a container a store attached. The store's lock is held. */
+    static void entered(Object container, Kernel owner) {
+        if (container == null) {
+            return;
+        }
+        synchronized (LOCK) {
+            if (active) {
+                expunge();
+                OWNERS.put(new Key(container, COLLECTED), owner);
+            }
+        }
+    }
+
+    /** Removes a container a store let go, if it is that store's. The store's lock is held. */
+    static void left(Object container, Kernel owner) {
+        if (container == null) {
+            return;
+        }
+        synchronized (LOCK) {
+            Key key = new Key(container, null);
+            if (OWNERS.get(key) == owner) {
+                OWNERS.remove(key);
+            }
+        }
+    }
+
+    /** @return the open store other than {@code asking} that a container belongs to, or null */
+    static Kernel otherOwner(Object container, Kernel asking) {
+        Kernel owner;
+        synchronized (LOCK) {
+            owner = OWNERS.get(new Key(container, null));
+        }
+        return owner == null || owner == asking || !owner.isOpen() ? null : owner;
+    }
+
+    private static void expunge() {
+        for (Object k; (k = COLLECTED.poll()) != null; ) {
+            OWNERS.remove(k);
+        }
+    }
+}
