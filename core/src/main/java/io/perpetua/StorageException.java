@@ -44,8 +44,9 @@ public class StorageException extends PersistentStoreException {
 
     /**
      * @return true if the backend closed itself after this failure: the store is closed, and
-     *         holds what its last successful commit wrote; false if it stays open (a failed
-     *         commit may then be retried)
+     *         holds what its last successful commit wrote, or, if the message says so, the
+     *         failed commit too (it was written, and what failed came after); false if it stays
+     *         open (a failed commit may then be retried)
      */
     public boolean storeClosed() {
         return storeClosed;

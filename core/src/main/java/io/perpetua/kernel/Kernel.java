@@ -301,9 +301,11 @@ public final class Kernel implements PersistentStore {
         takeArrayWrites();
         Commit commit = new Commit();
         WriteSet writes;
+        boolean sent = false;
         try {
             writes = commit.build();
             if (!writes.isEmpty()) {
+                sent = true;
                 backend.commit(writes);
             }
         } catch (NotPersistableException e) {
@@ -317,7 +319,14 @@ public final class Kernel implements PersistentStore {
             throw e;
         } catch (RuntimeException | Error e) {
             commit.rollback();
-            throw new PersistentStoreException("commit failed, nothing was written: " + e, e);
+            if (!sent) {
+                throw new PersistentStoreException("commit failed, nothing was written: " + e, e);
+            }
+            // the backend broke its contract (a StorageException) mid-commit: what it holds is
+            // known only when it is opened again
+            close();
+            throw new StorageException("the backend failed during the commit (" + e + "); the store is closed, and"
+                    + " whether the commit is stored is known when it is reopened", e, true);
         }
         commit.succeeded();
         if (!writes.isEmpty()) {

@@ -436,9 +436,17 @@ public final class FileBackend implements Backend {
         try {
             ensureOpen();
             long next = Math.max(nextId, e.maxPutId == Long.MAX_VALUE ? Long.MAX_VALUE : e.maxPutId + 1);
+            reserveIndex(e.putIds.length); // before the commit is written: out of memory here changes nothing
             long at = append(e.bytes, e.bytes.length, next, e.operations, options.sync());
             nextId = next;
-            publish(e, at);
+            try {
+                publish(e, at);
+            } catch (RuntimeException | Error t) {
+                // Written and synced, but the index may hold only part of it: no checkpoint may be
+                // taken of that index. The next open replays the log, where the commit is whole.
+                throw fail("commit " + seq + " is written to " + active.path + " but could not be entered in the"
+                        + " index (" + t + "); it is in the store, which closed itself: reopen it", t);
+            }
             closeIfMarkFailed();
             scheduleMaintenanceIfDue();
         } finally {
@@ -611,6 +619,17 @@ public final class FileBackend implements Backend {
             markFailure = null;
             fail("commit " + seq + " is durable, but its mark in the header of " + active.path
                     + " could not be written", e);
+        }
+    }
+
+    /** Grows the index for {@code more} new records, under the write lock (readers probe it). */
+    private void reserveIndex(int more) {
+        ReentrantReadWriteLock.WriteLock write = stateLock.writeLock();
+        write.lock();
+        try {
+            index.reserve(more);
+        } finally {
+            write.unlock();
         }
     }
 

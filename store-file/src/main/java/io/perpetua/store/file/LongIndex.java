@@ -43,10 +43,14 @@ final class LongIndex {
         return capacity < wanted ? capacity << 1 : capacity;
     }
 
+    /** All three arrays are made before any is replaced: running out of memory leaves the table as it was. */
     private void allocate(int capacity) {
-        keys = new long[capacity];
-        locations = new long[capacity];
-        lengths = new int[capacity];
+        long[] newKeys = new long[capacity];
+        long[] newLocations = new long[capacity];
+        int[] newLengths = new int[capacity];
+        keys = newKeys;
+        locations = newLocations;
+        lengths = newLengths;
         mask = capacity - 1;
         shift = 64 - Integer.numberOfTrailingZeros(capacity);
         resizeAt = (int) (capacity * LOAD);
@@ -139,11 +143,25 @@ final class LongIndex {
         return true;
     }
 
+    /**
+     * Grows the table now, if needed, so that {@code more} new keys go in without growing it:
+     * the memory a commit's entries need is found before the commit is written, not after.
+     */
+    void reserve(int more) {
+        if ((long) size + more > resizeAt) {
+            resize(capacityFor((int) Math.min(Integer.MAX_VALUE / 2, (long) size + more)));
+        }
+    }
+
     private void grow() {
+        resize(keys.length << 1);
+    }
+
+    private void resize(int capacity) {
         long[] oldKeys = keys;
         long[] oldLocations = locations;
         int[] oldLengths = lengths;
-        allocate(oldKeys.length << 1);
+        allocate(capacity);
         size = 0;
         for (int i = 0; i < oldKeys.length; i++) {
             if (oldKeys[i] != 0) {
