@@ -719,6 +719,58 @@ class EndToEndIT {
         assertFalse(out.contains("renamed"), out);
     }
 
+    /**
+     * A program that reads and never commits (a report) and hands persistent arrays to JDK code
+     * ({@code Arrays.asList}): the array write log, which no commit comes to take, is taken by the
+     * next fetch, so the arrays go when the program drops them.
+     */
+    @Test
+    void arraysGivenToJdkCodeOutsideATransactionAreNotHeldByTheLog(@TempDir Path dir) throws Exception {
+        WriteRead runs = writeOnJdk17ReadOnNewest(dir, "report.Main", """
+                package report;
+                import io.perpetua.PersistentStore;
+                import java.lang.ref.WeakReference;
+                import java.util.*;
+                class Item { int n; Item(int n) { this.n = n; } }
+                class Box { Item[] items; }
+                public class Main {
+                    public static void main(String[] args) throws Exception {
+                        try (PersistentStore store = PersistentStore.open(args[0])) {
+                            if (args[1].equals("write")) {
+                                store.inTransaction(() -> {
+                                    Box b = new Box();
+                                    b.items = new Item[] {new Item(1), new Item(2)};
+                                    store.persist(b, "box");
+                                });
+                                return;
+                            }
+                            List<WeakReference<Item[]>> arrays = new ArrayList<>();
+                            int sum = 0;
+                            for (int round = 0; round < 3; round++) {
+                                Box b = store.fetch("box", Box.class);
+                                for (Item i : Arrays.asList(b.items)) sum += i.n;
+                                arrays.add(new WeakReference<>(b.items));
+                                for (int k = 0; k < 50 && arrays.get(0).get() != null; k++) {
+                                    System.gc();
+                                    Thread.sleep(10);
+                                }
+                            }
+                            store.fetch("box"); // takes what the last round logged
+                            int collected = 0;
+                            for (int k = 0; k < 50 && collected < 3; k++) {
+                                System.gc();
+                                Thread.sleep(10);
+                                collected = 0;
+                                for (WeakReference<Item[]> r : arrays) if (r.get() == null) collected++;
+                            }
+                            System.out.println("sum " + sum + ", collected " + collected + " of 3");
+                        }
+                    }
+                }
+                """, "failFast");
+        assertEquals("sum 9, collected 3 of 3\n", runs.read().out(), runs.read()::toString);
+    }
+
     /** The two runs of {@link #writeOnJdk17ReadOnNewest}. */
     private record WriteRead(Run write, Run read) {
     }

@@ -825,6 +825,11 @@ public final class Kernel implements PersistentStore {
         Objects.requireNonNull(name, "name");
         checkOpen();
         table.expunge();
+        if (!transaction && decodeDepth == 0) {
+            // no commit may come to take the log: the arrays that escaped to JDK code (given to
+            // Arrays.asList by a read-only walk) would be held by it until one does
+            takeArrayWrites();
+        }
         if (unboundInTransaction.contains(name) || malformedAt(name) >= 0) {
             throw new UnknownPersistentName(name);
         }

@@ -141,6 +141,7 @@ public final class ArrayWrites {
         writtenCount = 0;
         escapedSinceFlush.clear();
         lastWritten = null;
+        lastEscaped = null; // held strongly, with all it reaches: not past a flush
     }
 
     // ---- called by rewritten code ----
