@@ -1103,12 +1103,10 @@ final class RecordEncoder implements RecordWriter {
                 + " sockets, class loaders and other runtime objects have no meaning outside the JVM that made them";
     }
 
-    /** @return true for a class of Perpetua's own runtime (a store, a backend), not an application's */
+    /** @return true for a store or a backend: Perpetua's own, which a program may hold by mistake */
     private static boolean perpetuaOwn(Class<?> c) {
-        String name = c.getName();
-        return !Persistent.class.isAssignableFrom(c) && (io.perpetua.PersistentStore.class.isAssignableFrom(c)
-                || name.startsWith("io.perpetua.kernel.") || name.startsWith("io.perpetua.spi.")
-                || name.startsWith("io.perpetua.store."));
+        return io.perpetua.PersistentStore.class.isAssignableFrom(c) || io.perpetua.spi.Backend.class.isAssignableFrom(c)
+                || io.perpetua.spi.BackendProvider.class.isAssignableFrom(c);
     }
 
     /** @return an instance field of the first JDK super-class of {@code c} that has one, or null */
