@@ -258,7 +258,9 @@ public final class Kernel implements PersistentStore {
     public synchronized void beginTransaction() {
         checkOpen();
         if (transaction) {
-            throw new TransactionStateException("a transaction is already active on " + location());
+            throw new TransactionStateException("a transaction is already active on " + location() + "; transactions"
+                    + " do not nest (an inTransaction inside another's block is refused so), and one is shared by every"
+                    + " thread");
         }
         transaction = true;
         table.pinContainers();
@@ -279,6 +281,11 @@ public final class Kernel implements PersistentStore {
         T result;
         try {
             result = block.get();
+            if (!inTransaction() && isOpen()) {
+                throw new TransactionStateException("the block given to inTransaction on " + location() + " ended its"
+                        + " transaction itself (abortTransaction or commitTransaction); inTransaction commits when the"
+                        + " block returns, and aborts when it throws: throw from the block to cancel");
+            }
             commitTransaction();
         } catch (Throwable t) {
             try {
@@ -850,12 +857,17 @@ public final class Kernel implements PersistentStore {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
     public <T> T fetch(String name, Class<T> type) {
         Object o = fetch(name);
-        if (!type.isInstance(o)) {
-            throw new UnexpectedTypeException(name, type.getName(), o.getClass().getName());
+        // int.class asks for an Integer: what a Class<Integer> names either way
+        Class<?> wanted = type.isPrimitive() ? java.lang.invoke.MethodType.methodType(type).wrap().returnType() : type;
+        if (!wanted.isInstance(o)) {
+            // the class the program made, not the kernel's tracked subclass; int[] rather than [I
+            Class<?> actual = Containers.kindOf(o) != null ? Containers.storedClass(o) : o.getClass();
+            throw new UnexpectedTypeException(name, type.getTypeName(), actual.getTypeName());
         }
-        return type.cast(o);
+        return (T) o;
     }
 
     /**

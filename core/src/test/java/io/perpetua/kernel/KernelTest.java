@@ -155,6 +155,36 @@ class KernelTest {
             assertEquals(Primitives.class.getName(), e.expected());
             assertEquals(Node.class.getName(), e.actual());
         }
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                store.persist(new java.util.ArrayList<>(List.of(1)), "list");
+                store.persist(new int[] {1}, "numbers");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) { // read back: a tracked list, named as the program's class
+            UnexpectedTypeException e = assertThrows(UnexpectedTypeException.class,
+                    () -> store.fetch("list", java.util.LinkedList.class));
+            assertEquals("java.util.ArrayList", e.actual());
+            e = assertThrows(UnexpectedTypeException.class, () -> store.fetch("numbers", long[].class));
+            assertEquals("long[]", e.expected());
+            assertEquals("int[]", e.actual());
+        }
+    }
+
+    /** A block that ends its own transaction, and an inTransaction inside another's block, are told what went wrong. */
+    @Test
+    void transactionMisuseSaysWhatToDoInstead() {
+        try (PersistentStore store = TestStores.open(TestStores.newUri())) {
+            TransactionStateException e = assertThrows(TransactionStateException.class,
+                    () -> store.inTransaction(store::abortTransaction));
+            assertTrue(e.getMessage().contains("throw from the block to cancel"), e.getMessage());
+            assertFalse(store.inTransaction());
+            e = assertThrows(TransactionStateException.class,
+                    () -> store.inTransaction(() -> store.inTransaction(() -> { })));
+            assertTrue(e.getMessage().contains("transactions do not nest"), e.getMessage());
+            assertFalse(store.inTransaction(), "the outer one was aborted");
+        }
     }
 
     @Test

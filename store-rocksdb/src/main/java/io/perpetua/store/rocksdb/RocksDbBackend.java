@@ -387,9 +387,12 @@ final class RocksDbBackend implements Backend {
                         .toList();
             }
             if (!foreign.isEmpty()) {
+                boolean fileStore = foreign.contains("checkpoint") || foreign.stream().anyMatch(n -> n.endsWith(".seg"));
                 throw new CorruptStoreException(location, "the directory is not empty and is not a Perpetua store "
-                        + "(no RocksDB CURRENT file; it holds " + describe(foreign) + "). Use an empty or new "
-                        + "directory; if this was a store, its CURRENT file is missing", null);
+                        + "(no RocksDB CURRENT file; it holds " + describe(foreign) + "). " + (fileStore
+                                ? "It looks like a file store: open it with file:" + dir.toUri().getRawPath()
+                                : "Use an empty or new directory; if this was a store, its CURRENT file is missing"),
+                        null);
             }
             return false;
         } catch (IOException e) {

@@ -194,6 +194,16 @@ class RocksDbBackendTest {
         }
     }
 
+    /** A file store's directory (its files written here as that store writes them) is named as one. */
+    @Test
+    void aFileStoreIsRefusedWithTheSchemeToOpenIt(@TempDir Path dir) throws IOException {
+        Files.write(dir.resolve("00000001.seg"), new byte[128]);
+        Files.write(dir.resolve("checkpoint"), new byte[64]);
+        CorruptStoreException e = assertThrows(CorruptStoreException.class, () -> open(dir));
+        assertTrue(e.getMessage().contains("It looks like a file store: open it with file:"), e.getMessage());
+        assertFalse(e.getMessage().contains("CURRENT file is missing"), e.getMessage());
+    }
+
     @Test
     void aFileIsNotAStoreDirectory(@TempDir Path tmp) throws IOException {
         Path file = Files.writeString(tmp.resolve("store"), "x");
