@@ -484,7 +484,10 @@ final class ClassRegistry {
             String name = type.getName();
             return Layout.refused("it is an anonymous class, which the compiler names by its place among its outer"
                     + " class's anonymous classes (" + name + "): one added before it in a later version would take"
-                    + " that name, and its stored objects. Declare a named class (nested or top-level); to read objects"
+                    + " that name, and its stored objects. " + (java.util.Collection.class.isAssignableFrom(type)
+                            || java.util.Map.class.isAssignableFrom(type)
+                            ? "A collection or map filled by double-brace initialization: fill a plain one instead"
+                            : "Declare a named class (nested or top-level)") + "; to read objects"
                     + " stored under this name, declare the rename " + name + " = <the named class> in "
                     + ClassRenames.RESOURCE);
         }

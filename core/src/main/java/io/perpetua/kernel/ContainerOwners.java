@@ -84,6 +84,45 @@ final class ContainerOwners {
         }
     }
 
+    /**
+     * @return true for a container that two stores could disagree about: one that can change in
+     *         place. Immutable lists, sets and maps (the JVM's one {@code List.of()} is in every
+     *         store), wrappers (what they wrap is a container of its own), empty arrays and
+     *         immutable JDK objects cannot, and are shared freely.
+     */
+    static boolean changeable(Object container, ClassDescriptor.Kind kind) {
+        if (!Containers.mutable(kind) || kind == ClassDescriptor.Kind.WRAPPER) {
+            return false;
+        }
+        if (kind == ClassDescriptor.Kind.SERIALIZED) {
+            return !JdkSerialized.isImmutable(container.getClass());
+        }
+        return !container.getClass().isArray() || java.lang.reflect.Array.getLength(container) > 0;
+    }
+
+    /**
+     * Claims a changeable container for a store about to attach it, in one step: two stores
+     * committing the same new list at once cannot both pass a check and then both enter it.
+     *
+     * @return the other open store that holds it (nothing is changed then), or null once it is
+     *         entered as {@code claimant}'s
+     */
+    static Kernel claim(Object container, Kernel claimant) {
+        synchronized (LOCK) {
+            if (!active) {
+                return null;
+            }
+            expunge();
+            Key key = new Key(container, COLLECTED);
+            Kernel owner = OWNERS.get(key);
+            if (owner != null && owner != claimant && owner.isOpen()) {
+                return owner;
+            }
+            OWNERS.put(key, claimant);
+            return null;
+        }
+    }
+
     /** Enters a container a store attached. The store's lock is held. */
     static void entered(Object container, Kernel owner) {
         if (container == null) {
@@ -108,15 +147,6 @@ final class ContainerOwners {
                 OWNERS.remove(key);
             }
         }
-    }
-
-    /** @return the open store other than {@code asking} that a container belongs to, or null */
-    static Kernel otherOwner(Object container, Kernel asking) {
-        Kernel owner;
-        synchronized (LOCK) {
-            owner = OWNERS.get(new Key(container, null));
-        }
-        return owner == null || owner == asking || !owner.isOpen() ? null : owner;
     }
 
     private static void expunge() {

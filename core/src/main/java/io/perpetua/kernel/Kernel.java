@@ -694,11 +694,18 @@ public final class Kernel implements PersistentStore {
             kind = Kind.VALUE;
         }
         if (table.container(object) == null) {
-            Kernel other = ContainerOwners.active() ? ContainerOwners.otherOwner(object, this) : null;
+            Kernel other = ContainerOwners.active() && ContainerOwners.changeable(object, kind)
+                    ? ContainerOwners.claim(object, this) : null;
             if (other != null) {
                 throw ofAnotherStore(object, other, label);
             }
-            ContainerHandle h = attachContainer(object, newId(), kind, 0);
+            ContainerHandle h;
+            try {
+                h = attachContainer(object, newId(), kind, 0);
+            } catch (RuntimeException | Error e) {
+                ContainerOwners.left(object, this);
+                throw e;
+            }
             pending.put(object, h);
         }
     }
@@ -721,9 +728,10 @@ public final class Kernel implements PersistentStore {
      * one's commit before the other wrote it.
      */
     private static NotPersistableException ofAnotherStore(Object container, Kernel other, String path) {
-        return new NotPersistableException(container.getClass().getName(), path, "it is persistent in another open"
-                + " store (" + other.location() + "); a collection, map or array belongs to one store, as an object"
-                + " does: store a copy of it here (new ArrayList<>(it), it.clone())");
+        return new NotPersistableException(Containers.storedClass(container).getName(), path, "it is persistent in"
+                + " another open store (" + other.location() + "); a collection, map or array belongs to one store, as"
+                + " an object does: store a copy of it here (a new collection or map of its contents, a clone of the"
+                + " array)");
     }
 
     /** @return the object's handle in this store, null if it is transient; throws if it is another store's */
@@ -2474,7 +2482,8 @@ public final class Kernel implements PersistentStore {
             boolean embed = direct && writing != 0;
             ContainerHandle h = table.container(container);
             if (h == null) {
-                Kernel other = ContainerOwners.active() ? ContainerOwners.otherOwner(container, Kernel.this) : null;
+                Kernel other = ContainerOwners.active() && ContainerOwners.changeable(container, kind)
+                        ? ContainerOwners.claim(container, Kernel.this) : null;
                 if (other != null) {
                     throw ofAnotherStore(container, other, parent.child(field, index).render());
                 }

@@ -119,8 +119,15 @@ final class ObjectTable {
                 list(c);
             }
             if (ContainerOwners.active()) {
-                ContainerOwners.entered(c.get(), c.kernel);
+                enterOwner(c);
             }
+        }
+    }
+
+    private static void enterOwner(ContainerHandle c) {
+        Object o = c.get();
+        if (o != null && ContainerOwners.changeable(o, c.descriptor.kind)) {
+            ContainerOwners.entered(o, c.kernel);
         }
     }
 
@@ -128,7 +135,7 @@ final class ObjectTable {
     void enterContainers() {
         for (int i = 0; i < containers.size(); i++) {
             if (containers.at(i) instanceof ContainerHandle c) {
-                ContainerOwners.entered(c.get(), c.kernel);
+                enterOwner(c);
             }
         }
     }

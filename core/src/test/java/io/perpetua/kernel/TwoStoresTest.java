@@ -67,6 +67,70 @@ class TwoStoresTest {
         }
     }
 
+    /** What cannot change in place (the JVM's one {@code List.of()}, a shared constant, an empty array) is shared freely. */
+    @Test
+    void immutableCollectionsAndEmptyArraysAreSharedByStores() {
+        List<String> constant = List.of("a", "b");
+        int[] none = {};
+        try (PersistentStore a = TestStores.open(TestStores.newUri());
+             PersistentStore b = TestStores.open(TestStores.newUri())) {
+            for (PersistentStore store : List.of(a, b)) {
+                store.inTransaction(() -> {
+                    Node n = new Node("n");
+                    n.any(new Object[] {List.of(), java.util.Map.of(), java.util.Set.of(), java.util.Collections.emptyList(),
+                            java.util.Collections.singletonList("x"), constant, none,
+                            java.util.Collections.unmodifiableList(new ArrayList<>(List.of("own")))});
+                    store.persist(n, "n");
+                });
+            }
+            for (PersistentStore store : List.of(a, b)) { // read back into one store, still free for the other
+                Object[] back = (Object[]) store.fetch("n", Node.class).any();
+                assertEquals(constant, back[5]);
+            }
+            b.inTransaction(() -> {
+                Node m = new Node("m");
+                m.any(List.of());
+                b.persist(m, "m");
+            });
+        }
+    }
+
+    /** Two threads committing one new list into two stores at once: one succeeds, the other is refused. */
+    @Test
+    void oneListCommittedIntoTwoStoresAtOnceGoesToOne() throws Exception {
+        try (PersistentStore a = TestStores.open(TestStores.newUri());
+             PersistentStore b = TestStores.open(TestStores.newUri())) {
+            java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+            try {
+                for (int round = 0; round < 200; round++) {
+                    List<String> shared = new ArrayList<>(List.of("r" + round));
+                    String name = "r" + round;
+                    java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+                    List<java.util.concurrent.Future<Boolean>> done = new ArrayList<>();
+                    for (PersistentStore store : List.of(a, b)) {
+                        done.add(threads.submit(() -> {
+                            start.await();
+                            try {
+                                store.inTransaction(() -> {
+                                    Node n = new Node(name);
+                                    n.any(shared);
+                                    store.persist(n, name);
+                                });
+                                return true;
+                            } catch (NotPersistableException e) {
+                                return false;
+                            }
+                        }));
+                    }
+                    int succeeded = (done.get(0).get() ? 1 : 0) + (done.get(1).get() ? 1 : 0);
+                    assertEquals(1, succeeded, "round " + round + ": one store has the list");
+                }
+            } finally {
+                threads.shutdown();
+            }
+        }
+    }
+
     @Test
     void onceTheOtherStoreIsClosedItsCollectionMayBeStoredHere() {
         String uriB = TestStores.newUri();

@@ -13,9 +13,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A thread whose interrupt flag is set (a task cancelled by {@code shutdownNow()}) still opens,
- * commits to, copies and closes a store on disk, and keeps its interrupt: the store's files
- * would otherwise close on it, and a try-with-resources turn a good commit into an error. Each
- * disk backend's tests extend it.
+ * commits to (enough to begin new files), copies and closes a store on disk, and keeps its
+ * interrupt: the store's files would otherwise close on it, and a try-with-resources turn a good
+ * commit into an error, or a commit close the store. Each disk backend's tests extend it.
  */
 public abstract class InterruptedThreadContract {
 
@@ -30,6 +30,11 @@ public abstract class InterruptedThreadContract {
         try {
             try (PersistentStore store = PersistentStore.open(uri)) {
                 store.inTransaction(() -> store.persist(new ArrayList<>(List.of("a")), "list"));
+                for (int i = 0; i < 60; i++) { // 120 KB: more than one segment of a file store
+                    int n = i;
+                    store.inTransaction(() -> store.persist(new byte[2048], "bytes" + n));
+                    assertTrue(Thread.currentThread().isInterrupted(), "commit " + i + " kept the interrupt");
+                }
                 store.copyTo(copy);
             }
             assertTrue(Thread.currentThread().isInterrupted(), "the interrupt is kept for the caller");

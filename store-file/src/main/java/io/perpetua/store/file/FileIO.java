@@ -33,8 +33,15 @@ interface FileIO {
         if (File.separatorChar == '\\') {
             return; // Windows cannot open a directory; NTFS journals its metadata.
         }
+        // A FileChannel closes when its thread is interrupted: a commit that begins a segment on
+        // a thread of a cancelled task would close the store. The interrupt is set again after.
+        boolean interrupted = Thread.interrupted();
         try (FileChannel channel = FileChannel.open(dir, StandardOpenOption.READ)) {
             channel.force(true);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
