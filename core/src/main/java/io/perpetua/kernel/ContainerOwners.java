@@ -56,10 +56,11 @@ final class ContainerOwners {
      * A store opened: if it makes two or more, starts keeping owners, and enters the containers
      * of every other open store (each under its own lock; {@code opening} holds none yet).
      */
-    static void opened(Kernel opening, Iterable<Kernel> open, int openCount) {
+    static void opened(Kernel opening, java.util.Collection<Kernel> open) {
         boolean starting;
         synchronized (LOCK) {
-            starting = openCount > 1 && !active;
+            // counted under the lock: a store closing meanwhile cannot undo this with an older count
+            starting = open.size() > 1 && !active;
             if (starting) {
                 OWNERS.clear();
                 active = true;
@@ -75,9 +76,9 @@ final class ContainerOwners {
     }
 
     /** A store closed: with one store or none left open, owners are no longer kept. */
-    static void closed(int openCount) {
+    static void closed(java.util.Collection<Kernel> open) {
         synchronized (LOCK) {
-            if (openCount <= 1 && active) {
+            if (open.size() <= 1 && active) {
                 active = false;
                 OWNERS.clear();
             }

@@ -210,7 +210,7 @@ public final class Kernel implements PersistentStore {
             ArrayWrites.register(inbox);
         }
         OPEN.add(this);
-        ContainerOwners.opened(this, OPEN, OPEN.size());
+        ContainerOwners.opened(this, OPEN);
     }
 
     // ---- which store: see Perpetua ----
@@ -1068,7 +1068,7 @@ public final class Kernel implements PersistentStore {
         } finally {
             closed = true;
             OPEN.remove(this);
-            ContainerOwners.closed(OPEN.size());
+            ContainerOwners.closed(OPEN);
             ArrayWrites.unregister(inbox);
             uninterrupted(() -> {
                 backend.close();
