@@ -1748,7 +1748,12 @@ public final class Kernel implements PersistentStore {
                             + state.getName() + ") Perpetua cannot store, so the agent leaves it as it is (if the class"
                             + " did not change, " + NOT_REWRITTEN + ")");
         }
-        ClassInfo info = checkStorable(type, "stored object #" + id);
+        ClassInfo info;
+        try {
+            info = checkStorable(type, "stored object #" + id);
+        } catch (NotPersistableException e) { // said as a read, not as a commit
+            throw NotPersistableException.whenRead(e.className(), e.path(), e.reason());
+        }
         if (d.id >= 0 && d.id < 1 << 16) {
             if (d.id >= shellInfos.length) {
                 shellInfos = Arrays.copyOf(shellInfos, Math.max(d.id + 1, shellInfos.length * 2));
