@@ -325,6 +325,50 @@ class ClassEvolutionTest {
         });
     }
 
+    /**
+     * A constant (an object that is the value of a static final field of its class, stored as
+     * the field's name) whose field was renamed: an error until the rename is declared, then
+     * read as the constant of the new name, itself.
+     */
+    @Test
+    void aRenamedConstantFieldIsReadWhenTheApplicationDeclaresIt() throws Exception {
+        String uri = TestStores.newUri();
+        String special = """
+                public class Special extends Item {
+                  static { io.perpetua.runtime.PersistentClasses.register(Special.class,
+                      () -> new Special((io.perpetua.runtime.HollowFactory) null)); }
+                  public static final Special NAME = new Special();
+                  protected Special(io.perpetua.runtime.HollowFactory proxy) { super(proxy); }
+                  public Special() { }
+                }""";
+        ClassLoader v1 = compile("v1", Map.of("other", "Object"), special.replace("NAME", "ONE"));
+        withLoader(v1, () -> store(uri, v1, item -> set(item, "other", constant(v1, "ONE"))));
+        ClassLoader v2 = compile("v2", Map.of("other", "Object"), special.replace("NAME", "FIRST"));
+        withLoader(v2, () -> {
+            try (PersistentStore store = TestStores.open(uri)) {
+                IncompatibleClassChangeException e = assertThrows(IncompatibleClassChangeException.class,
+                        () -> get(store.fetch("item"), "other"));
+                assertEquals("ONE", e.fieldName());
+            }
+            return null;
+        });
+        declareRenames("v2", "evo.Special#ONE = FIRST\n");
+        withLoader(v2, () -> {
+            try (PersistentStore store = TestStores.open(uri)) {
+                assertSame(constant(v2, "FIRST"), get(store.fetch("item"), "other"));
+            }
+            return null;
+        });
+    }
+
+    private static Object constant(ClassLoader loader, String field) {
+        try {
+            return loader.loadClass("evo.Special").getField(field).get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     @Test
     void renamesThatContradictRunInACircleOrNameNoFieldAreAClearErrorAtOpen() throws Exception {
         String uri = TestStores.newUri();
