@@ -1885,6 +1885,9 @@ public final class Kernel implements PersistentStore {
      */
     private ContainerHandle attachRead(Object c, long id, ClassDescriptor d, long ownerId) {
         ContainerHandle h = attachContainer(c, id, d, false, ownerId);
+        if (ContainerOwners.active() && ContainerOwners.changeable(c, d.kind)) {
+            ContainerOwners.entered(c, this); // read from this store: no other holds it (made now)
+        }
         readLog.add(h);
         return h;
     }

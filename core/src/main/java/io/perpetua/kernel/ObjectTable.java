@@ -118,9 +118,6 @@ final class ObjectTable {
             if (mustCompare(c)) {
                 list(c);
             }
-            if (ContainerOwners.active()) {
-                enterOwner(c);
-            }
         }
     }
 

@@ -112,6 +112,8 @@ final class RecordDecoder implements RecordReader {
     private ByteIn in;
     /** The store and the object whose record this is, to name it in errors. */
     private String location;
+    /** Steps over the stored values of fields a class dropped since ({@link #evolved}); made at the first. */
+    private ReferenceScanner dropped;
     private long objectId;
     /** While a fill may leave array fields lazy: the class's {@link ClassInfo#lazyMarkers}, else null. */
     private Object[] lazyMarkers;
@@ -279,7 +281,6 @@ final class RecordDecoder implements RecordReader {
             }
         }
         Object[] values = new Object[kept.length];
-        ReferenceScanner dropped = null;
         for (int j = 0; j < values.length; j++) {
             char type = stored.fields.get(j).type();
             if (kept[j]) {

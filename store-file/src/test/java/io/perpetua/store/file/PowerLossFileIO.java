@@ -26,7 +26,6 @@ final class PowerLossFileIO implements FileIO {
 
     private final Map<Path, List<Pending>> pending = new LinkedHashMap<>();
     private int syncsLeft;
-    private int syncs;
     private boolean lost;
 
     /** @param lossAtSync the sync that never completes, counted from 1; 0 for none */
@@ -36,11 +35,6 @@ final class PowerLossFileIO implements FileIO {
 
     synchronized boolean lost() {
         return lost;
-    }
-
-    /** @return the syncs completed so far */
-    synchronized int syncs() {
-        return syncs;
     }
 
     /** Which parts of the writes in flight at the loss reached the device. */
@@ -99,7 +93,6 @@ final class PowerLossFileIO implements FileIO {
             throw new IOException("simulated power loss during the sync of " + path.getFileName());
         }
         real.sync();
-        syncs++;
         pending.remove(path);
     }
 
