@@ -145,6 +145,8 @@ public final class Kernel implements PersistentStore {
      */
     private final ArrayList<Handle> readLog = new ArrayList<>();
     private boolean transaction;
+    /** The commit in progress, or null: guarded by the kernel's lock, which a commit holds throughout. */
+    private Commit committing;
     /** The {@link #BEGUN} list of the thread that began the active transaction, or null. */
     private Deque<Kernel> begunOn;
     private volatile boolean closed;
@@ -307,6 +309,16 @@ public final class Kernel implements PersistentStore {
         table.expunge();
         takeArrayWrites();
         Commit commit = new Commit();
+        committing = commit;
+        try {
+            commit(commit);
+        } finally {
+            committing = null;
+        }
+        endTransaction();
+    }
+
+    private void commit(Commit commit) {
         WriteSet writes;
         boolean sent = false;
         try {
@@ -340,7 +352,6 @@ public final class Kernel implements PersistentStore {
             commits++;
             recordsWritten += writes.putCount();
         }
-        endTransaction();
     }
 
     /**
@@ -551,6 +562,12 @@ public final class Kernel implements PersistentStore {
         RecordDecoder.restoreInto(c, copy);
         untouch(c);
         h.rememberContents(c);
+    }
+
+    /** @return true if the commit in progress is writing the object ({@link ObjectState#WRITING_NEW}, {@link ObjectState#WRITING_DIRTY}) */
+    static boolean beingWritten(Persistent p) {
+        byte state = p.$perpetua$state();
+        return state == ObjectState.WRITING_NEW || state == ObjectState.WRITING_DIRTY;
     }
 
     /** @return true for a tracked container that no call could have changed since it was last saved */
@@ -1239,6 +1256,14 @@ public final class Kernel implements PersistentStore {
         }
         if (p.$perpetua$state() == ObjectState.HOLLOW) {
             load(h, p);
+        }
+        if (beingWritten(p)) {
+            // only on the committing thread (the others wait for the lock): its own code the
+            // encoder ran wrote an object the commit is writing
+            if (committing != null) {
+                committing.writtenAgain(p);
+            }
+            return;
         }
         if (p.$perpetua$state() == ObjectState.CLEAN) {
             p.$perpetua$state(ObjectState.DIRTY);
@@ -2060,10 +2085,15 @@ public final class Kernel implements PersistentStore {
         private final ArrayDeque<PathNode> workPaths = new ArrayDeque<>();
         /** Handles made by this commit's walk, undone if it fails. */
         private final List<Handle> assigned = new ArrayList<>();
+        /** The objects this commit encodes, marked {@link ObjectState#WRITING_NEW} or {@link ObjectState#WRITING_DIRTY} as it does. */
         private final List<Persistent> written = new ArrayList<>();
+        /** Objects of {@link #written} that the program wrote again while this commit ran, on its thread: dirty after it. */
+        private final List<Persistent> writtenAgain = new ArrayList<>();
+        /** The tracked containers whose note this commit forgot before reading them: noted again if it fails. */
+        private final List<Tracked> untouched = new ArrayList<>();
         private final List<ContainerHandle> containers = new ArrayList<>();
         private final List<byte[]> snapshots = new ArrayList<>();
-        /** Every container this commit encoded: untouched, and its handle told what it holds, once the commit succeeds. */
+        /** Every container this commit encoded: its handle is told what it holds once the commit succeeds. */
         private final List<Encoded> encoded = new ArrayList<>();
         /** Containers promoted to records of their own, with what to restore if the commit fails. */
         private final List<ContainerHandle> promoted = new ArrayList<>();
@@ -2218,16 +2248,16 @@ public final class Kernel implements PersistentStore {
                         || p instanceof java.util.SortedMap<?, ?>) {
                     checkNoComparator(p, path);
                 }
+                boolean isNew = markWriting(p);
                 // one stored by its serialization replacement has its replacement's record: no
                 // satellites, no embedded containers
                 byte[] record = info.writeReplace != null ? encoder.replacedObject(p, info, path, id)
-                        : objectRecord(p, ph, info, path, id);
-                if (p.$perpetua$state() == ObjectState.NEW) {
+                        : objectRecord(p, ph, info, path, id, isNew);
+                if (isNew) {
                     writes.put(id, record);
                 } else {
                     writes.replace(id, record); // read or committed before: it has a record
                 }
-                written.add(p);
                 return;
             }
             ContainerHandle h = table.container(o);
@@ -2236,6 +2266,7 @@ public final class Kernel implements PersistentStore {
                 rewriteOwner(h.ownerId);
                 return;
             }
+            untouchBeforeReading(o);
             byte[] record = encoder.container(o, h.descriptor.kind, path, h.recordId());
             encoded.add(new Encoded(o, h, h.contentsNow(o), false, null));
             if (h.embedded) {
@@ -2277,8 +2308,51 @@ public final class Kernel implements PersistentStore {
             }
         }
 
+        /**
+         * Marks an object about to be encoded as being written, before its fields are read, and
+         * lists it in {@link #written}. A write from another thread then takes the slow path,
+         * which waits for this commit and marks the object dirty again, so that the next commit
+         * saves it; before, this commit marked it clean once written, and a write that landed
+         * after its field was read was never saved. The fence orders the mark before the reads
+         * of the fields; a write whose check ran just before the mark can still land after them.
+         *
+         * @return true if the object has no record yet (new)
+         */
+        private boolean markWriting(Persistent p) {
+            byte state = p.$perpetua$state();
+            if (state == ObjectState.NEW) {
+                p.$perpetua$state(ObjectState.WRITING_NEW);
+            } else if (state == ObjectState.DIRTY) {
+                p.$perpetua$state(ObjectState.WRITING_DIRTY);
+            } else {
+                return state == ObjectState.WRITING_NEW; // encoded again (rewriteOwner), or clean
+            }
+            VarHandle.fullFence();
+            written.add(p);
+            return state == ObjectState.NEW;
+        }
+
+        /**
+         * Forgets a tracked container's note of a change before the commit reads it, as
+         * {@link #markWriting} marks an object: a change another thread makes after this is
+         * noted again, and saved by the next commit (forgotten after the write, as before, it
+         * was lost). Undone if the commit fails.
+         */
+        private void untouchBeforeReading(Object container) {
+            if (!container.getClass().isArray() && container instanceof Tracked t && t.$perpetua$touched()) {
+                t.$perpetua$untouch();
+                VarHandle.fullFence();
+                untouched.add(t);
+            }
+        }
+
+        /** The program wrote an object this commit is writing, on the commit's thread (its own code the encoder ran). */
+        void writtenAgain(Persistent p) {
+            writtenAgain.add(p);
+        }
+
         /** The record of an object with its fields, the containers embedded in it and its satellites. */
-        private byte[] objectRecord(Persistent p, Handle ph, ClassInfo info, PathNode path, long id) {
+        private byte[] objectRecord(Persistent p, Handle ph, ClassInfo info, PathNode path, long id, boolean isNew) {
             writing = id;
             writingHome = ph;
             takenCount = 0;
@@ -2290,7 +2364,7 @@ public final class Kernel implements PersistentStore {
                 embedding.clear();
             }
             if (ph.satellites > 0) {
-                record = withSatellites(ph, record, p.$perpetua$state() == ObjectState.NEW);
+                record = withSatellites(ph, record, isNew);
             }
             writing = 0;
             return record;
@@ -2421,7 +2495,8 @@ public final class Kernel implements PersistentStore {
             for (int k = 1; k <= home.satellites; k++) {
                 long sid = Satellites.id(home.id(), k);
                 Object o = filled != null ? filled[k - 1] : table.object(sid);
-                if (o instanceof Persistent s && (filled != null || s.$perpetua$state() > 0)) {
+                if (o instanceof Persistent s && (filled != null || s.$perpetua$state() > 0 || beingWritten(s))) {
+                    markWriting(s);
                     PathNode path = PathNode.root(s, sid);
                     writing = sid;
                     Handle sh = (Handle) s.$perpetua$handle();
@@ -2435,7 +2510,6 @@ public final class Kernel implements PersistentStore {
                         embedLists.add(embedding.toArray(new ContainerHandle[0]));
                         embedding.clear();
                     }
-                    written.add(s);
                     Satellites.writeSatellite(out, k, bytes, 0, bytes.length);
                 } else {
                     if (stored == null) {
@@ -2498,6 +2572,7 @@ public final class Kernel implements PersistentStore {
                 h = attachContainer(container, newId(), kind, embed ? writing : 0);
                 assigned.add(h);
                 if (embed) {
+                    untouchBeforeReading(container);
                     embedding.add(h);
                     return h.id() << 1 | 1;
                 }
@@ -2506,6 +2581,7 @@ public final class Kernel implements PersistentStore {
             }
             if (h.embedded) {
                 if (embed && h.ownerId == writing) {
+                    untouchBeforeReading(container);
                     embedding.add(h);
                     return h.id() << 1 | 1;
                 }
@@ -2589,6 +2665,17 @@ public final class Kernel implements PersistentStore {
         }
 
         void rollback() {
+            for (Tracked t : untouched) {
+                t.$perpetua$touch();
+            }
+            for (Persistent p : written) {
+                byte state = p.$perpetua$state();
+                if (state == ObjectState.WRITING_NEW) {
+                    p.$perpetua$state(ObjectState.NEW);
+                } else if (state == ObjectState.WRITING_DIRTY) {
+                    p.$perpetua$state(ObjectState.DIRTY);
+                }
+            }
             for (int i = 0; i < homesBefore.size(); i++) {
                 homesBefore.get(i).satellites = satellitesBefore[i];
             }
@@ -2615,7 +2702,9 @@ public final class Kernel implements PersistentStore {
                 recentHomes.put(homeIds[i], homeRecords.get(i));
             }
             for (Persistent p : written) {
-                p.$perpetua$state(ObjectState.CLEAN);
+                if (beingWritten(p)) {
+                    p.$perpetua$state(ObjectState.CLEAN);
+                }
             }
             for (int i = 0; i < containers.size(); i++) {
                 containers.get(i).snapshot = snapshot(containers.get(i), snapshots.get(i));
@@ -2628,15 +2717,16 @@ public final class Kernel implements PersistentStore {
                 if (e.embedded() && h.embedded) {
                     h.snapshot = snapshot(h, e.bytes());
                 }
-                if (h.descriptor.kind != Kind.ARRAY) {
-                    untouch(e.container()); // an array is never Tracked: skip the interface test, slow on arrays
-                }
                 h.remember(e.contents());
             }
             for (int i = 0; i < embedOwners.size(); i++) {
                 dropReplaced(embedOwners.get(i), embedLists.get(i));
             }
             pending.clear();
+            for (Persistent p : writtenAgain) {
+                p.$perpetua$state(ObjectState.DIRTY); // it has a record now
+                pending.put(p, (Handle) p.$perpetua$handle());
+            }
             forgetLoggedArrays();
             boundInTransaction.clear();
             unboundInTransaction.clear();

@@ -30,6 +30,7 @@ import java.time.YearMonth;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.Collection;
 import java.util.Collections;
@@ -39,6 +40,7 @@ import java.util.Date;
 import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.Locale;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalDouble;
@@ -385,18 +387,66 @@ final class RecordEncoder implements RecordWriter {
         }
     }
 
+    /**
+     * Writes a collection's count, then its elements. One another thread changes meanwhile must
+     * not give a record whose count is not what follows (until session 41: a record no read
+     * could take, and the commit that wrote it said nothing): a concurrent collection, whose
+     * iterator goes on through changes, is read into an array first; any other is counted as it
+     * is read, and a difference fails the commit, which writes nothing.
+     */
     private void elements(Collection<?> c) {
-        out.writeVarInt(c.size());
+        if (weaklyConsistent(c)) {
+            Object[] a = c.toArray();
+            out.writeVarInt(a.length);
+            for (int i = 0; i < a.length; i++) {
+                value(a[i], null, i);
+            }
+            return;
+        }
+        int size = c.size();
+        out.writeVarInt(size);
         int i = 0;
-        for (Object e : c) {
-            value(e, null, i++);
+        // a tracked one is read without noting a change: the commit forgot its note before reading it
+        for (Iterator<?> it = c instanceof Tracked t ? t.$perpetua$contents() : c.iterator(); it.hasNext(); ) {
+            if (i == size) {
+                throw changedWhileRead(c);
+            }
+            value(it.next(), null, i++);
+        }
+        if (i != size) {
+            throw changedWhileRead(c);
         }
     }
 
+    /** @return true for a collection or map of {@code java.util.concurrent}, whose iterators go on through changes */
+    private static boolean weaklyConsistent(Object container) {
+        return container.getClass().getName().startsWith("java.util.concurrent.");
+    }
+
+    private static java.util.ConcurrentModificationException changedWhileRead(Object container) {
+        return new java.util.ConcurrentModificationException("a " + container.getClass().getName()
+                + " changed while the commit read it (another thread changed it without synchronizing with the commit)");
+    }
+
+    /** Writes a map's count, then its keys and values in turn; see {@link #elements}. */
     private void entries(Map<?, ?> m) {
-        out.writeVarInt(m.size());
+        Iterator<?> it;
+        int size;
+        if (weaklyConsistent(m)) {
+            Object[] a = m.entrySet().toArray();
+            it = Arrays.asList(a).iterator();
+            size = a.length;
+        } else {
+            it = m instanceof Tracked t ? t.$perpetua$contents() : m.entrySet().iterator();
+            size = m.size();
+        }
+        out.writeVarInt(size);
         int i = 0;
-        for (Map.Entry<?, ?> e : m.entrySet()) {
+        while (it.hasNext()) {
+            if (i == size) {
+                throw changedWhileRead(m);
+            }
+            Map.Entry<?, ?> e = (Map.Entry<?, ?>) it.next();
             value(e.getKey(), null, i);
             if (e.getKey() instanceof String key) {
                 value(e.getValue(), key, PathNode.KEYED); // a path through it reads ["key"]
@@ -404,6 +454,9 @@ final class RecordEncoder implements RecordWriter {
                 value(e.getValue(), null, i);
             }
             i++;
+        }
+        if (i != size) {
+            throw changedWhileRead(m);
         }
     }
 

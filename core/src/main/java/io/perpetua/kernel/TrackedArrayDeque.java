@@ -1,5 +1,7 @@
 package io.perpetua.kernel;
 
+import io.perpetua.runtime.InheritedViews;
+
 import java.util.ArrayDeque;
 import java.util.Collection;
 import java.util.Iterator;
@@ -12,6 +14,8 @@ final class TrackedArrayDeque<E> extends ArrayDeque<E> implements Tracked {
 
     @Override public boolean $perpetua$touched() { return touched; }
     @Override public void $perpetua$untouch() { touched = false; }
+    @Override public void $perpetua$touch() { touched = true; }
+    @Override public java.util.Iterator<?> $perpetua$contents() { return super.iterator(); }
 
     private Object writeReplace() {
         if (Containers.findingWrapped()) {
@@ -42,6 +46,6 @@ final class TrackedArrayDeque<E> extends ArrayDeque<E> implements Tracked {
     @Override public boolean retainAll(Collection<?> c) { touched = true; return super.retainAll(c); }
     @Override public boolean removeIf(Predicate<? super E> filter) { touched = true; return super.removeIf(filter); }
     @Override public void clear() { touched = true; super.clear(); }
-    @Override public Iterator<E> iterator() { touched = true; return super.iterator(); }
-    @Override public Iterator<E> descendingIterator() { touched = true; return super.descendingIterator(); }
+    @Override public Iterator<E> iterator() { return InheritedViews.iterator(this, super.iterator()); }
+    @Override public Iterator<E> descendingIterator() { return InheritedViews.iterator(this, super.descendingIterator()); }
 }

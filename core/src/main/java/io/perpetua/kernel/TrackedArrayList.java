@@ -16,6 +16,8 @@ final class TrackedArrayList<E> extends ArrayList<E> implements Tracked {
 
     @Override public boolean $perpetua$touched() { return touched; }
     @Override public void $perpetua$untouch() { touched = false; }
+    @Override public void $perpetua$touch() { touched = true; }
+    @Override public java.util.Iterator<?> $perpetua$contents() { return super.iterator(); }
 
     private Object writeReplace() {
         if (Containers.findingWrapped()) {

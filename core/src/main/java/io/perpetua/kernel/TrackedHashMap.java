@@ -1,5 +1,7 @@
 package io.perpetua.kernel;
 
+import io.perpetua.runtime.InheritedViews;
+
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
@@ -14,6 +16,8 @@ final class TrackedHashMap<K, V> extends HashMap<K, V> implements Tracked {
 
     @Override public boolean $perpetua$touched() { return touched; }
     @Override public void $perpetua$untouch() { touched = false; }
+    @Override public void $perpetua$touch() { touched = true; }
+    @Override public java.util.Iterator<?> $perpetua$contents() { return super.entrySet().iterator(); }
 
     private Object writeReplace() {
         if (Containers.findingWrapped()) {
@@ -35,7 +39,7 @@ final class TrackedHashMap<K, V> extends HashMap<K, V> implements Tracked {
     @Override public V compute(K key, BiFunction<? super K, ? super V, ? extends V> f) { touched = true; return super.compute(key, f); }
     @Override public V merge(K key, V value, BiFunction<? super V, ? super V, ? extends V> f) { touched = true; return super.merge(key, value, f); }
     @Override public void clear() { touched = true; super.clear(); }
-    @Override public Set<K> keySet() { touched = true; return super.keySet(); }
-    @Override public Collection<V> values() { touched = true; return super.values(); }
-    @Override public Set<Map.Entry<K, V>> entrySet() { touched = true; return super.entrySet(); }
+    @Override public Set<K> keySet() { return InheritedViews.set(this, super.keySet()); }
+    @Override public Collection<V> values() { return InheritedViews.collection(this, super.values()); }
+    @Override public Set<Map.Entry<K, V>> entrySet() { return InheritedViews.entrySet(this, super.entrySet()); }
 }

@@ -1,5 +1,7 @@
 package io.perpetua.kernel;
 
+import io.perpetua.runtime.InheritedViews;
+
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Map;
@@ -22,6 +24,8 @@ final class TrackedTreeMap<K, V> extends TreeMap<K, V> implements Tracked {
 
     @Override public boolean $perpetua$touched() { return touched; }
     @Override public void $perpetua$untouch() { touched = false; }
+    @Override public void $perpetua$touch() { touched = true; }
+    @Override public java.util.Iterator<?> $perpetua$contents() { return super.entrySet().iterator(); }
 
     private Object writeReplace() {
         if (Containers.findingWrapped()) {
@@ -47,10 +51,10 @@ final class TrackedTreeMap<K, V> extends TreeMap<K, V> implements Tracked {
     @Override public void clear() { touched = true; super.clear(); }
     @Override public Map.Entry<K, V> pollFirstEntry() { touched = true; return super.pollFirstEntry(); }
     @Override public Map.Entry<K, V> pollLastEntry() { touched = true; return super.pollLastEntry(); }
-    @Override public Set<K> keySet() { touched = true; return super.keySet(); }
-    @Override public Collection<V> values() { touched = true; return super.values(); }
-    @Override public Set<Map.Entry<K, V>> entrySet() { touched = true; return super.entrySet(); }
-    @Override public NavigableSet<K> navigableKeySet() { touched = true; return super.navigableKeySet(); }
+    @Override public Set<K> keySet() { return navigableKeySet(); }
+    @Override public Collection<V> values() { return InheritedViews.collection(this, super.values()); }
+    @Override public Set<Map.Entry<K, V>> entrySet() { return InheritedViews.entrySet(this, super.entrySet()); }
+    @Override public NavigableSet<K> navigableKeySet() { return InheritedViews.navigableSet(this, super.navigableKeySet()); }
     @Override public NavigableSet<K> descendingKeySet() { touched = true; return super.descendingKeySet(); }
     @Override public NavigableMap<K, V> descendingMap() { touched = true; return super.descendingMap(); }
     @Override public NavigableMap<K, V> headMap(K to, boolean inclusive) { touched = true; return super.headMap(to, inclusive); }

@@ -1,5 +1,7 @@
 package io.perpetua.kernel;
 
+import io.perpetua.runtime.InheritedViews;
+
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -19,6 +21,8 @@ final class TrackedTreeSet<E> extends TreeSet<E> implements Tracked {
 
     @Override public boolean $perpetua$touched() { return touched; }
     @Override public void $perpetua$untouch() { touched = false; }
+    @Override public void $perpetua$touch() { touched = true; }
+    @Override public java.util.Iterator<?> $perpetua$contents() { return super.iterator(); }
 
     private Object writeReplace() {
         if (Containers.findingWrapped()) {
@@ -38,8 +42,8 @@ final class TrackedTreeSet<E> extends TreeSet<E> implements Tracked {
     @Override public void clear() { touched = true; super.clear(); }
     @Override public E pollFirst() { touched = true; return super.pollFirst(); }
     @Override public E pollLast() { touched = true; return super.pollLast(); }
-    @Override public Iterator<E> iterator() { touched = true; return super.iterator(); }
-    @Override public Iterator<E> descendingIterator() { touched = true; return super.descendingIterator(); }
+    @Override public Iterator<E> iterator() { return InheritedViews.iterator(this, super.iterator()); }
+    @Override public Iterator<E> descendingIterator() { return InheritedViews.iterator(this, super.descendingIterator()); }
     @Override public NavigableSet<E> descendingSet() { touched = true; return super.descendingSet(); }
     @Override public NavigableSet<E> headSet(E to, boolean inclusive) { touched = true; return super.headSet(to, inclusive); }
     @Override public SortedSet<E> headSet(E to) { touched = true; return super.headSet(to); }

@@ -1,5 +1,6 @@
 package io.perpetua.runtime;
 
+import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
 
@@ -8,7 +9,9 @@ import java.util.Map;
  * ({@link PersistentClasses#inheritedContainer}), as its generated codec stores them: one
  * {@code Object[]}, the elements in iteration order or a map's keys and values in turn. The
  * codec takes the iterator from the JDK class's own method, so that no method of the object
- * runs while it is encoded. Stateless.
+ * runs while it is encoded. The size is a hint: a concurrent collection another thread changes
+ * meanwhile gives more or fewer, and the array holds what it gave (until session 41 the
+ * missing ones were stored as null entries, which no read could put back). Stateless.
  */
 public final class InheritedContents {
     private InheritedContents() {
@@ -16,21 +19,24 @@ public final class InheritedContents {
 
     /**
      * @param elements an iterator over a collection's elements, not null
-     * @param size how many it gives
+     * @param size how many it is expected to give
      * @return the elements, in order
      */
     public static Object[] elements(Iterator<?> elements, int size) {
         Object[] a = new Object[size];
         int i = 0;
         while (elements.hasNext()) {
+            if (i == a.length) {
+                a = Arrays.copyOf(a, Math.max(8, 2 * a.length));
+            }
             a[i++] = elements.next();
         }
-        return a;
+        return i == a.length ? a : Arrays.copyOf(a, i);
     }
 
     /**
      * @param entries an iterator over a map's entries, not null
-     * @param size how many it gives
+     * @param size how many it is expected to give
      * @return the keys and values in turn, in the entries' order
      */
     public static Object[] entries(Iterator<? extends Map.Entry<?, ?>> entries, int size) {
@@ -38,9 +44,12 @@ public final class InheritedContents {
         int i = 0;
         while (entries.hasNext()) {
             Map.Entry<?, ?> e = entries.next();
+            if (i == a.length) {
+                a = Arrays.copyOf(a, Math.max(8, 2 * a.length));
+            }
             a[i++] = e.getKey();
             a[i++] = e.getValue();
         }
-        return a;
+        return i == a.length ? a : Arrays.copyOf(a, i);
     }
 }

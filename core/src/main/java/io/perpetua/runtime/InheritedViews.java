@@ -21,12 +21,58 @@ import java.util.function.Predicate;
  * marks nothing. So a {@code for} loop over such an object, or its {@code toString}, does not
  * make the next commit write it. The generated overrides of {@code iterator()},
  * {@code listIterator()}, {@code keySet()}, {@code values()}, {@code entrySet()} and the
- * navigable key and descending sets call these after the read check.
+ * navigable key and descending sets call these after the read check. The kernel's tracked
+ * collections ({@link Owner}) hand out the same wrappers, which note a change instead.
  * A wrapper is a new object each call; equality, hash code and string form are the view's.
  * Not thread-safe, like the views they wrap.
  */
 public final class InheritedViews {
     private InheritedViews() {
+    }
+
+    /**
+     * A JDK collection or map subclass that notes its own changes (the kernel's tracked
+     * collections, which it reads from a store in place of the JDK's): its views and iterators,
+     * wrapped by the methods taking one, note a change made through them, so that a view kept
+     * across a commit and changed after it is seen by the next commit.
+     */
+    public interface Owner {
+        /** Notes that the collection may change: called before a change made through a view. */
+        void $perpetua$touch();
+    }
+
+    /** @see #iterator(Persistent, Iterator) */
+    public static <E> Iterator<E> iterator(Owner owner, Iterator<E> it) {
+        return new CheckedIterator<>(owner, it);
+    }
+
+    /** @see #collection(Persistent, Collection) */
+    public static <E> Collection<E> collection(Owner owner, Collection<E> view) {
+        return new CheckedCollection<>(owner, view);
+    }
+
+    /** @see #set(Persistent, Set) */
+    public static <E> Set<E> set(Owner owner, Set<E> view) {
+        return new CheckedSet<>(owner, view);
+    }
+
+    /** @see #navigableSet(Persistent, NavigableSet) */
+    public static <E> NavigableSet<E> navigableSet(Owner owner, NavigableSet<E> view) {
+        return new CheckedNavigableSet<>(owner, view);
+    }
+
+    /** @see #entrySet(Persistent, Set) */
+    public static <K, V> Set<Map.Entry<K, V>> entrySet(Owner owner, Set<Map.Entry<K, V>> view) {
+        return new CheckedEntrySet<>(owner, view);
+    }
+
+    /** Tells the owner a change is about to be made through one of its views. */
+    private static void beforeChange(Object owner) {
+        if (owner instanceof Persistent p) {
+            Residency.beforeWrite(p);
+        } else {
+            ((Owner) owner).$perpetua$touch();
+        }
     }
 
     /**
@@ -84,10 +130,10 @@ public final class InheritedViews {
     }
 
     private static class CheckedIterator<E> implements Iterator<E> {
-        final Persistent owner;
+        final Object owner;
         private final Iterator<E> it;
 
-        CheckedIterator(Persistent owner, Iterator<E> it) {
+        CheckedIterator(Object owner, Iterator<E> it) {
             this.owner = owner;
             this.it = it;
         }
@@ -104,7 +150,7 @@ public final class InheritedViews {
 
         @Override
         public void remove() {
-            Residency.beforeWrite(owner);
+            beforeChange(owner);
             it.remove();
         }
 
@@ -117,7 +163,7 @@ public final class InheritedViews {
     private static final class CheckedListIterator<E> extends CheckedIterator<E> implements ListIterator<E> {
         private final ListIterator<E> it;
 
-        CheckedListIterator(Persistent owner, ListIterator<E> it) {
+        CheckedListIterator(Object owner, ListIterator<E> it) {
             super(owner, it);
             this.it = it;
         }
@@ -144,23 +190,23 @@ public final class InheritedViews {
 
         @Override
         public void set(E e) {
-            Residency.beforeWrite(owner);
+            beforeChange(owner);
             it.set(e);
         }
 
         @Override
         public void add(E e) {
-            Residency.beforeWrite(owner);
+            beforeChange(owner);
             it.add(e);
         }
     }
 
     /** Reads go to the view; changes mark the owner dirty first; its iterator is a {@link CheckedIterator}. */
     private static class CheckedCollection<E> extends AbstractCollection<E> {
-        final Persistent owner;
+        final Object owner;
         final Collection<E> view;
 
-        CheckedCollection(Persistent owner, Collection<E> view) {
+        CheckedCollection(Object owner, Collection<E> view) {
             this.owner = owner;
             this.view = view;
         }
@@ -202,43 +248,43 @@ public final class InheritedViews {
 
         @Override
         public boolean add(E e) {
-            Residency.beforeWrite(owner);
+            beforeChange(owner);
             return view.add(e);
         }
 
         @Override
         public boolean remove(Object o) {
-            Residency.beforeWrite(owner);
+            beforeChange(owner);
             return view.remove(o);
         }
 
         @Override
         public boolean addAll(Collection<? extends E> c) {
-            Residency.beforeWrite(owner);
+            beforeChange(owner);
             return view.addAll(c);
         }
 
         @Override
         public boolean removeAll(Collection<?> c) {
-            Residency.beforeWrite(owner);
+            beforeChange(owner);
             return view.removeAll(c);
         }
 
         @Override
         public boolean retainAll(Collection<?> c) {
-            Residency.beforeWrite(owner);
+            beforeChange(owner);
             return view.retainAll(c);
         }
 
         @Override
         public boolean removeIf(Predicate<? super E> filter) {
-            Residency.beforeWrite(owner);
+            beforeChange(owner);
             return view.removeIf(filter);
         }
 
         @Override
         public void clear() {
-            Residency.beforeWrite(owner);
+            beforeChange(owner);
             view.clear();
         }
 
@@ -249,7 +295,7 @@ public final class InheritedViews {
     }
 
     private static class CheckedSet<E> extends CheckedCollection<E> implements Set<E> {
-        CheckedSet(Persistent owner, Set<E> view) {
+        CheckedSet(Object owner, Set<E> view) {
             super(owner, view);
         }
 
@@ -268,7 +314,7 @@ public final class InheritedViews {
     private static final class CheckedNavigableSet<E> extends CheckedSet<E> implements NavigableSet<E> {
         private final NavigableSet<E> nav;
 
-        CheckedNavigableSet(Persistent owner, NavigableSet<E> view) {
+        CheckedNavigableSet(Object owner, NavigableSet<E> view) {
             super(owner, view);
             this.nav = view;
         }
@@ -295,13 +341,13 @@ public final class InheritedViews {
 
         @Override
         public E pollFirst() {
-            Residency.beforeWrite(owner);
+            beforeChange(owner);
             return nav.pollFirst();
         }
 
         @Override
         public E pollLast() {
-            Residency.beforeWrite(owner);
+            beforeChange(owner);
             return nav.pollLast();
         }
 
@@ -363,7 +409,7 @@ public final class InheritedViews {
 
     /** An entry set whose entries' {@code setValue} marks the owner dirty first. */
     private static final class CheckedEntrySet<K, V> extends CheckedSet<Map.Entry<K, V>> {
-        CheckedEntrySet(Persistent owner, Set<Map.Entry<K, V>> view) {
+        CheckedEntrySet(Object owner, Set<Map.Entry<K, V>> view) {
             super(owner, view);
         }
 
@@ -404,7 +450,7 @@ public final class InheritedViews {
         }
     }
 
-    private record CheckedEntry<K, V>(Persistent owner, Map.Entry<K, V> entry) implements Map.Entry<K, V> {
+    private record CheckedEntry<K, V>(Object owner, Map.Entry<K, V> entry) implements Map.Entry<K, V> {
         @Override
         public K getKey() {
             return entry.getKey();
@@ -417,7 +463,7 @@ public final class InheritedViews {
 
         @Override
         public V setValue(V value) {
-            Residency.beforeWrite(owner);
+            beforeChange(owner);
             return entry.setValue(value);
         }
 

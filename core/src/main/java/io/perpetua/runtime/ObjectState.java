@@ -16,6 +16,15 @@ public final class ObjectState {
     public static final byte CLEAN = -1;
     /** An empty shell: its id and class are known, its fields are not loaded yet. */
     public static final byte HOLLOW = -2;
+    /**
+     * New, and being written by the commit in progress: clean once it succeeds, new again if it
+     * fails. Negative, so that a write from another thread takes the slow path, which waits for
+     * the commit and then marks the object dirty: the write is saved by the next commit, not
+     * lost under the clean mark of the commit that read the field before it.
+     */
+    public static final byte WRITING_NEW = -3;
+    /** Dirty, and being written by the commit in progress: as {@link #WRITING_NEW}, dirty again if it fails. */
+    public static final byte WRITING_DIRTY = -4;
 
     private ObjectState() {
     }
@@ -31,6 +40,7 @@ public final class ObjectState {
             case DIRTY -> "dirty";
             case CLEAN -> "clean";
             case HOLLOW -> "hollow";
+            case WRITING_NEW, WRITING_DIRTY -> "being written";
             default -> "invalid(" + state + ")";
         };
     }

@@ -149,7 +149,9 @@ final class InheritedContainer {
         if (jdkClass.equals("java/util/LinkedHashMap") && descriptor.equals("(IFZ)V")) {
             return "it passes an access order to LinkedHashMap's constructor, which an object read back from the"
                     + " store would not have (it is fixed when the object is made, and the object is made empty by"
-                    + " the no-argument constructor); keep a LinkedHashMap in a field instead";
+                    + " the no-argument constructor), nor would a LinkedHashMap kept in a field (it is stored in its"
+                    + " order and read back in insertion order); keep the access order in code of your own (a"
+                    + " LinkedHashMap made with it in a transient field, filled from a stored map)";
         }
         boolean sorted = jdkClass.equals("java/util/TreeMap") || jdkClass.equals("java/util/TreeSet")
                 || jdkClass.equals("java/util/PriorityQueue");
