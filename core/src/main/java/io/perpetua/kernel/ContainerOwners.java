@@ -75,12 +75,18 @@ final class ContainerOwners {
         }
     }
 
-    /** A store closed: with one store or none left open, owners are no longer kept. */
-    static void closed(java.util.Collection<Kernel> open) {
+    /**
+     * A store closed: with one store or none left open, owners are no longer kept; otherwise the
+     * closed store's entries go (each held the closed store, and through it its classes and
+     * their class loader, while the others stayed open).
+     */
+    static void closed(Kernel closing, java.util.Collection<Kernel> open) {
         synchronized (LOCK) {
             if (open.size() <= 1 && active) {
                 active = false;
                 OWNERS.clear();
+            } else if (active) {
+                OWNERS.values().removeIf(owner -> owner == closing);
             }
         }
     }

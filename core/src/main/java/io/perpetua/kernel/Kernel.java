@@ -1085,7 +1085,7 @@ public final class Kernel implements PersistentStore {
         } finally {
             closed = true;
             OPEN.remove(this);
-            ContainerOwners.closed(OPEN);
+            ContainerOwners.closed(this, OPEN);
             ArrayWrites.unregister(inbox);
             uninterrupted(() -> {
                 backend.close();

@@ -65,6 +65,12 @@ public final class ArrayWrites {
     private static final List<Object> escapedSinceFlush = new ArrayList<>();
     /** Guarded by LOCK: the open stores' sinks. */
     private static final List<Sink> SINKS = new ArrayList<>();
+    /**
+     * Whether a sink is registered, set under LOCK. Without one nothing is logged: no store has
+     * an array resident, and the log would hold what the program wrote (and, through it, the
+     * class loaders of its element classes) until a store opened and committed.
+     */
+    private static volatile boolean anySink;
 
     private ArrayWrites() {
     }
@@ -95,17 +101,22 @@ public final class ArrayWrites {
     public static void register(Sink sink) {
         synchronized (LOCK) {
             SINKS.add(sink);
+            anySink = true;
         }
     }
 
     /**
-     * Removes a sink (its store closed).
+     * Removes a sink (its store closed). The last one to go empties the log.
      *
      * @param sink a sink given to {@link #register}
      */
     public static void unregister(Sink sink) {
         synchronized (LOCK) {
             SINKS.remove(sink);
+            if (SINKS.isEmpty()) {
+                anySink = false;
+                flushLocked(); // to no one: forgets the arrays logged
+            }
         }
     }
 
@@ -152,7 +163,7 @@ public final class ArrayWrites {
      * @param array an array, or null
      */
     public static void written(Object array) {
-        if (array == null) {
+        if (array == null || !anySink) {
             return;
         }
         int slot = System.identityHashCode(array) & (RECENT.length - 1);
@@ -161,6 +172,9 @@ public final class ArrayWrites {
             return;
         }
         synchronized (LOCK) {
+            if (!anySink) {
+                return; // the last store closed meanwhile
+            }
             if (writtenCount == LOG_SIZE) {
                 flushLocked();
             }
@@ -181,11 +195,13 @@ public final class ArrayWrites {
             return;
         }
         synchronized (LOCK) {
-            if (ESCAPED.put(array, Boolean.TRUE) == null) {
+            if (ESCAPED.put(array, Boolean.TRUE) == null && anySink) {
                 escapedSinceFlush.add(array);
             }
             anyEscaped = true;
-            lastEscaped = array;
+            if (anySink) {
+                lastEscaped = array; // held strongly: only until the next flush
+            }
         }
     }
 

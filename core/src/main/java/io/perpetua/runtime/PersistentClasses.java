@@ -10,7 +10,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The registry of rewritten concrete classes and their creation proxies. Each concrete rewritten
@@ -62,8 +62,19 @@ public final class PersistentClasses {
         }
     };
 
-    /** By class: its {@link HollowFactory}, or the {@link MethodHandles.Lookup} to make one with. */
-    private static final ConcurrentHashMap<Class<?>, Object> FACTORIES = new ConcurrentHashMap<>();
+    /**
+     * By class: its {@link HollowFactory}, or the {@link MethodHandles.Lookup} to make one with, or
+     * nothing. A {@code ClassValue}, not a map keyed by class: what it holds for a class is kept
+     * by the class itself, so a class loader dropped by the program (a plug-in redeployed) is
+     * collected with its classes, as without the agent. A static map held every loader whose
+     * classes the agent rewrote for good.
+     */
+    private static final ClassValue<AtomicReference<Object>> FACTORIES = new ClassValue<>() {
+        @Override
+        protected AtomicReference<Object> computeValue(Class<?> type) {
+            return new AtomicReference<>();
+        }
+    };
 
     private PersistentClasses() {
     }
@@ -200,7 +211,7 @@ public final class PersistentClasses {
         if (type == null || factory == null) {
             throw new NullPointerException(type == null ? "type" : "factory");
         }
-        FACTORIES.put(type, factory);
+        FACTORIES.get(type).set(factory);
     }
 
     /**
@@ -220,7 +231,7 @@ public final class PersistentClasses {
             throw new IllegalArgumentException("a class registers with a full-privilege lookup on itself: "
                     + type.getName() + " came with " + lookup);
         }
-        FACTORIES.put(type, lookup);
+        FACTORIES.get(type).set(lookup);
     }
 
     /**
@@ -231,10 +242,11 @@ public final class PersistentClasses {
      *         {@value #CREATION_PROXY} method of the right type)
      */
     public static HollowFactory factory(Class<?> type) {
-        Object registered = FACTORIES.get(type);
+        AtomicReference<Object> registration = FACTORIES.get(type);
+        Object registered = registration.get();
         if (registered instanceof MethodHandles.Lookup lookup) {
             HollowFactory made = make(type, lookup);
-            FACTORIES.replace(type, lookup, made); // two threads may both make one: either serves
+            registration.compareAndSet(lookup, made); // two threads may both make one: either serves
             return made;
         }
         return (HollowFactory) registered;
@@ -242,7 +254,7 @@ public final class PersistentClasses {
 
     /** @return whether the creation proxy of a class registered with a lookup has been made (for tests) */
     static boolean proxyMade(Class<?> type) {
-        return FACTORIES.get(type) instanceof HollowFactory;
+        return FACTORIES.get(type).get() instanceof HollowFactory;
     }
 
     private static HollowFactory make(Class<?> type, MethodHandles.Lookup lookup) {

@@ -8,8 +8,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.lang.ref.WeakReference;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
@@ -186,5 +189,31 @@ class ArrayWriteLogTest {
         try (PersistentStore store = TestStores.open(uri)) {
             assertEquals(8, store.fetch("n", Node.class).value());
         }
+    }
+
+    /**
+     * The log keeps no array once no store is open, nor while none is (it kept up to 4096 until a
+     * store next committed, and with them their element classes' loaders: a plug-in's).
+     */
+    @Test
+    void theLogKeepsNoArrayWhileNoStoreIsOpen() throws InterruptedException {
+        WeakReference<Object[]> beforeClose = writtenWhileAStoreIsOpen();
+        WeakReference<Object[]> afterClose = written();
+        TestStores.awaitCollected(beforeClose, afterClose);
+        assertNull(beforeClose.get(), "an array written before the last store closed is still held");
+        assertNull(afterClose.get(), "an array written with no store open is held");
+    }
+
+    private static WeakReference<Object[]> writtenWhileAStoreIsOpen() {
+        try (PersistentStore store = TestStores.open(TestStores.newUri())) {
+            return written();
+        }
+    }
+
+    private static WeakReference<Object[]> written() {
+        Object[] a = new Object[1];
+        ArrayWrites.aastore(a, 0, "x");
+        ArrayWrites.escape(a);
+        return new WeakReference<>(a);
     }
 }

@@ -5,11 +5,13 @@ import io.perpetua.PersistentStore;
 import io.perpetua.testmodel.Node;
 import org.junit.jupiter.api.Test;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -65,6 +67,32 @@ class TwoStoresTest {
             assertEquals(List.of("y"), a.fetch("fresh"));
             assertEquals(List.of("x"), b.fetch("root", Node.class).any());
         }
+    }
+
+    /**
+     * A store closed while two others stay open is let go: the owners kept for the others do
+     * not hold it (they held it, its objects and so their classes' loader, until the JVM ended).
+     */
+    @Test
+    void aStoreClosedWhileTwoOthersStayOpenIsCollected() throws InterruptedException {
+        try (PersistentStore a = TestStores.open(TestStores.newUri());
+             PersistentStore b = TestStores.open(TestStores.newUri())) {
+            WeakReference<PersistentStore> closed = closedAfterStoringALine();
+            TestStores.awaitCollected(closed);
+            assertNull(closed.get(), "the closed store is still reachable");
+        }
+    }
+
+    private static WeakReference<PersistentStore> closedAfterStoringALine() {
+        List<String> line = new ArrayList<>(List.of("x"));
+        PersistentStore c = TestStores.open(TestStores.newUri());
+        c.inTransaction(() -> {
+            Node n = new Node("n");
+            n.any(line);
+            c.persist(n, "n");
+        });
+        c.close();
+        return new WeakReference<>(c);
     }
 
     /** What cannot change in place (the JVM's one {@code List.of()}, a shared constant, an empty array) is shared freely. */
