@@ -6,9 +6,11 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.ServiceConfigurationError;
 import java.util.ServiceLoader;
 
 /**
@@ -98,25 +100,51 @@ public final class Backends {
     }
 
     /**
+     * Finds the provider of a scheme through the thread's context class loader, then through
+     * this class's own. A provider listed there that is not this copy's {@link BackendProvider}
+     * (another copy of perpetua-core, bundled by a plug-in) is skipped.
+     *
      * @param scheme a URI scheme, lower case
      * @return the provider that serves it
      * @throws PersistentStoreException naming the module to add if there is none
      */
     public static BackendProvider provider(String scheme) {
+        java.util.List<String> skipped = new java.util.ArrayList<>();
         for (ClassLoader loader : new ClassLoader[] {Thread.currentThread().getContextClassLoader(),
                 Backends.class.getClassLoader()}) {
             if (loader == null) {
                 continue;
             }
-            for (BackendProvider p : ServiceLoader.load(BackendProvider.class, loader)) {
+            Iterator<BackendProvider> providers = ServiceLoader.load(BackendProvider.class, loader).iterator();
+            // A provider the loader lists but cannot give as this copy's BackendProvider (one of another copy
+            // of perpetua-core, which a plug-in bundles and the context loader sees) is skipped; the iterator
+            // goes on past it, though the JDK does not promise it will: a few errors in a row end the loader.
+            for (int errors = 0; errors < MAX_PROVIDER_ERRORS; ) {
+                BackendProvider p;
+                try {
+                    if (!providers.hasNext()) {
+                        break;
+                    }
+                    p = providers.next();
+                } catch (ServiceConfigurationError e) {
+                    errors++;
+                    if (skipped.size() < MAX_PROVIDER_ERRORS) {
+                        skipped.add(e.getMessage());
+                    }
+                    continue;
+                }
                 if (p.scheme().equals(scheme)) {
                     return p;
                 }
             }
         }
         throw new PersistentStoreException("no Perpetua backend serves the scheme \"" + scheme + ":\""
-                + hint(scheme));
+                + hint(scheme) + (skipped.isEmpty() ? "" : "; providers skipped, not this copy of perpetua-core's"
+                + " (two copies on the class path, or the thread's context class loader sees another): " + skipped));
     }
+
+    /** Provider errors after which a loader's providers are given up (its iterator may not recover). */
+    private static final int MAX_PROVIDER_ERRORS = 16;
 
     private static String hint(String scheme) {
         String provider = switch (scheme) {

@@ -53,4 +53,31 @@ class BackendsTest {
             assertEquals("memory:backends-test-name", named.location()); // memory: takes a name, not a path
         }
     }
+
+    /**
+     * A thread whose context class loader sees another copy of perpetua-core (a plug-in that
+     * bundles its own, while the host opens its store) still opens the host's stores: that
+     * copy's providers are skipped (a raw ServiceConfigurationError escaped), and a scheme no
+     * provider of this copy serves is the documented exception, naming what was skipped.
+     */
+    @Test
+    void providersOfAnotherCopyOfCoreSeenByTheContextLoaderAreSkipped() throws Exception {
+        java.net.URL core = io.perpetua.PersistentStore.class.getProtectionDomain().getCodeSource().getLocation();
+        Thread thread = Thread.currentThread();
+        ClassLoader was = thread.getContextClassLoader();
+        try (java.net.URLClassLoader plugIn = new java.net.URLClassLoader(new java.net.URL[] {core},
+                ClassLoader.getPlatformClassLoader())) {
+            assertTrue(plugIn.loadClass(BackendProvider.class.getName()) != BackendProvider.class, "another copy");
+            thread.setContextClassLoader(plugIn);
+            try (io.perpetua.PersistentStore store = io.perpetua.PersistentStore.open("memory:backends-test-copies")) {
+                assertEquals("memory:backends-test-copies", store.location());
+            }
+            io.perpetua.PersistentStoreException e = assertThrows(io.perpetua.PersistentStoreException.class,
+                    () -> io.perpetua.PersistentStore.open("nothing:/x"));
+            assertTrue(e.getMessage().contains("providers skipped, not this copy of perpetua-core's"), e.getMessage());
+            assertTrue(e.getMessage().contains("io.perpetua.memory.MemoryBackendProvider not a subtype"), e.getMessage());
+        } finally {
+            thread.setContextClassLoader(was);
+        }
+    }
 }
