@@ -825,8 +825,15 @@ final class RecordEncoder implements RecordWriter {
             throw new NotPersistableException(v.getClass().getName(), where(field, index),
                     "records nest deeper than " + MAX_VALUE_DEPTH + " levels (a cycle through records?)");
         }
-        ClassInfo ri = classes.info(v.getClass());
+        ClassInfo ri;
+        try {
+            ri = classes.info(v.getClass());
+        } catch (NotPersistableException e) { // thrown with an empty path
+            depth--;
+            throw new NotPersistableException(e.className(), where(field, index), e.reason());
+        }
         if (ri.renameClash != null) {
+            depth--;
             throw new NotPersistableException(v.getClass().getName(), where(field, index), ri.renameClash);
         }
         out.writeByte(Tag.RECORD);

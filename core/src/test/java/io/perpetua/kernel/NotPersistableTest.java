@@ -44,6 +44,29 @@ class NotPersistableTest {
         assertTrue(e.getMessage().contains("lambda"), e.getMessage());
     }
 
+    /** A record of this test, stored as a value. */
+    public record Line(String sku, int n) {
+    }
+
+    /**
+     * A record refused (here: its class comes from a loader the store does not read with, as a
+     * plug-in's) names the path to it, in a field and in a list, as every other refusal does.
+     */
+    @Test
+    void aRefusedRecordNamesItsPath() throws Exception {
+        java.net.URL classes = Line.class.getProtectionDomain().getCodeSource().getLocation();
+        try (java.net.URLClassLoader plugIn = new java.net.URLClassLoader(new java.net.URL[] {classes},
+                ClassLoader.getPlatformClassLoader())) {
+            Class<?> other = plugIn.loadClass(Line.class.getName());
+            assertTrue(other != Line.class && other.isRecord());
+            Object line = other.getDeclaredConstructors()[0].newInstance("tea", 3);
+            NotPersistableException e = assertRejected(line, Line.class.getName(), "\"root\".next.children[1].any");
+            assertTrue(e.reason().contains("comes from the class loader"), e.reason());
+            assertRejected(new ArrayList<>(List.of("first", line)), Line.class.getName(),
+                    "\"root\".next.children[1].any[1]");
+        }
+    }
+
     /**
      * A bad object put into a graph read back from the store: the commit starts from the stored
      * object that changed, and the path still runs from the root, as the program reached it.
