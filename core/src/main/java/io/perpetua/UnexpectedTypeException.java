@@ -1,6 +1,10 @@
 package io.perpetua;
 
-/** A typed fetch found an object of another type than the caller asked for. */
+/**
+ * A typed fetch found an object of another type than the caller asked for. When the two classes
+ * have one name and differ by their class loader (a plug-in redeployed in a new loader while
+ * the store stays open), the message names both loaders.
+ */
 public class UnexpectedTypeException extends PersistentStoreException {
     private static final long serialVersionUID = 1L;
     private final String name;
@@ -13,10 +17,39 @@ public class UnexpectedTypeException extends PersistentStoreException {
      * @param actual the class of the stored object, never null
      */
     public UnexpectedTypeException(String name, String expected, String actual) {
-        super("the object named \"" + name + "\" is a " + actual + ", not a " + expected);
+        this(name, expected, actual, "the object named \"" + name + "\" is a " + actual + ", not a " + expected);
+    }
+
+    /**
+     * @param name the name that was fetched, never null
+     * @param expected the class the caller asked for, never null
+     * @param actual the class of the stored object, never null
+     */
+    public UnexpectedTypeException(String name, Class<?> expected, Class<?> actual) {
+        this(name, expected.getTypeName(), actual.getTypeName(), message(name, expected, actual));
+    }
+
+    private UnexpectedTypeException(String name, String expected, String actual, String message) {
+        super(message);
         this.name = name;
         this.expected = expected;
         this.actual = actual;
+    }
+
+    private static String message(String name, Class<?> expected, Class<?> actual) {
+        if (!expected.getTypeName().equals(actual.getTypeName())) {
+            return "the object named \"" + name + "\" is a " + actual.getTypeName() + ", not a " + expected.getTypeName();
+        }
+        return "the object named \"" + name + "\" is a " + actual.getTypeName() + " of the class loader "
+                + loader(actual) + ", not the class of that name asked for, of the class loader " + loader(expected)
+                + ": a store reads its classes through the thread's context class loader of when it was opened; open"
+                + " it again with the loader of the class asked for (close the store before a plug-in's loader is"
+                + " replaced)";
+    }
+
+    private static String loader(Class<?> type) {
+        ClassLoader loader = type.getClassLoader();
+        return loader == null ? "(the bootstrap loader)" : loader.toString();
     }
 
     /** @return the name that was fetched */

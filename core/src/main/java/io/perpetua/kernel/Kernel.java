@@ -890,7 +890,7 @@ public final class Kernel implements PersistentStore {
         if (!wanted.isInstance(o)) {
             // the class the program made, not the kernel's tracked subclass; int[] rather than [I
             Class<?> actual = Containers.kindOf(o) != null ? Containers.storedClass(o) : o.getClass();
-            throw new UnexpectedTypeException(name, type.getTypeName(), actual.getTypeName());
+            throw new UnexpectedTypeException(name, type, actual);
         }
         return (T) o;
     }

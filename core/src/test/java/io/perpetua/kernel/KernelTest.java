@@ -172,6 +172,32 @@ class KernelTest {
         }
     }
 
+    /**
+     * Asked for a class of the stored object's name from another class loader (a plug-in
+     * redeployed in a new loader while the store stayed open), the error names both loaders
+     * and what to do, not "a com.acme.Item, not a com.acme.Item".
+     */
+    @Test
+    void typedFetchOfAClassOfTheSameNameFromAnotherLoaderNamesBothLoaders() throws Exception {
+        java.net.URL[] classes = {Node.class.getProtectionDomain().getCodeSource().getLocation(),
+                PersistentStore.class.getProtectionDomain().getCodeSource().getLocation()};
+        try (PersistentStore store = TestStores.open(TestStores.newUri());
+             java.net.URLClassLoader redeployed = new java.net.URLClassLoader(classes, ClassLoader.getPlatformClassLoader())) {
+            store.inTransaction(() -> store.persist(new Node("n"), "n"));
+            Class<?> other = Class.forName(Node.class.getName(), false, redeployed);
+            UnexpectedTypeException e = assertThrows(UnexpectedTypeException.class, () -> store.fetch("n", other));
+            assertEquals(Node.class.getName(), e.expected());
+            assertEquals(Node.class.getName(), e.actual());
+            assertTrue(e.getMessage().startsWith("the object named \"n\" is a " + Node.class.getName() + " of the class loader "
+                    + Node.class.getClassLoader() + ", not the class of that name asked for, of the class loader " + redeployed
+                    + ": a store reads its classes through the thread's context class loader of when it was opened; open"
+                    + " it again with the loader of the class asked for"), e.getMessage());
+            e = assertThrows(UnexpectedTypeException.class, () -> store.fetch("n", Primitives.class));
+            assertEquals("the object named \"n\" is a " + Node.class.getName() + ", not a " + Primitives.class.getName(),
+                    e.getMessage(), "classes of two names: no loaders");
+        }
+    }
+
     /** A block that ends its own transaction, and an inTransaction inside another's block, are told what went wrong. */
     @Test
     void transactionMisuseSaysWhatToDoInstead() {
