@@ -70,8 +70,10 @@ import java.util.function.Supplier;
  *
  * <h2>Lifecycle and ownership</h2>
  * The caller owns the store and must {@link #close()} it; {@code close} is idempotent and aborts
- * an active transaction. After close, every method but {@code close} throws
- * {@link StoreClosedException}, and hollow objects of the store can no longer be filled.
+ * an active transaction. After close, {@link #location()} still names the store (for messages),
+ * {@link #inTransaction()} answers false (so that clean-up code may ask), and every other
+ * method but {@code close} throws {@link StoreClosedException}; hollow objects of the store can
+ * no longer be filled.
  *
  * <h2>Nullness</h2>
  * No method accepts or returns null unless its documentation says so.
@@ -167,7 +169,10 @@ public interface PersistentStore extends AutoCloseable {
      */
     void abortTransaction();
 
-    /** @return true if a transaction is active on this store */
+    /**
+     * @return true if a transaction is active on this store; false once it is closed (close
+     *         aborts an active transaction)
+     */
     boolean inTransaction();
 
     /**
@@ -335,6 +340,7 @@ public interface PersistentStore extends AutoCloseable {
     /**
      * @param object any object, may be null
      * @return true if the object is persistent in this store (made persistent, or loaded from it)
+     * @throws StoreClosedException if the store is closed
      */
     boolean isPersistent(Object object);
 
@@ -344,7 +350,7 @@ public interface PersistentStore extends AutoCloseable {
      */
     StoreStatistics statistics();
 
-    /** @return the store's location, for messages */
+    /** @return the store's location, for messages; also once the store is closed */
     String location();
 
     /**

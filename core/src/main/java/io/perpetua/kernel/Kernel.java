@@ -224,7 +224,7 @@ public final class Kernel implements PersistentStore {
         }
         if (object != null && Containers.kindOf(object) != null) {
             for (Kernel k : OPEN) {
-                if (k.isPersistent(object)) {
+                if (k.holds(object)) {
                     return k;
                 }
             }
@@ -1052,6 +1052,12 @@ public final class Kernel implements PersistentStore {
 
     @Override
     public synchronized boolean isPersistent(Object object) {
+        checkOpen();
+        return holds(object);
+    }
+
+    /** {@link #isPersistent}, false once closed rather than refused (for {@link #ownerOf}, racing a close). */
+    private synchronized boolean holds(Object object) {
         if (object instanceof Persistent p) {
             return p.$perpetua$handle() instanceof Handle h && h.kernel == this && h.refersTo(p);
         }

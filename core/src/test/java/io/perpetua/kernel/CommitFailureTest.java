@@ -64,7 +64,8 @@ class CommitFailureTest {
             StorageException e = assertThrows(StorageException.class, store::commitTransaction);
             assertTrue(e.storeClosed());
             assertFalse(store.inTransaction(), "the transaction ended with the store");
-            assertFalse(store.isPersistent(added));
+            assertEquals(ObjectState.TRANSIENT, added.$perpetua$state, "made transient again");
+            assertThrows(StoreClosedException.class, () -> store.isPersistent(added));
             assertThrows(StoreClosedException.class, store::beginTransaction);
             assertThrows(StoreClosedException.class, root::value, "undone as by an abort: hollow, and the store is closed");
         }

@@ -283,16 +283,50 @@ class KernelTest {
         }
     }
 
+    /**
+     * After close, as the Javadoc says: the location still names the store, inTransaction says
+     * false (close aborted the transaction), and every other method throws (isPersistent
+     * answered, true for an object and false for a list of the closed store).
+     */
     @Test
-    void closedStoreRefusesEverythingButClose() {
-        PersistentStore store = TestStores.open(TestStores.newUri());
-        store.inTransaction(() -> store.persist(new Node("n"), "n"));
+    void closedStoreRefusesEverythingButCloseLocationAndInTransaction() {
+        String uri = TestStores.newUri();
+        PersistentStore store = TestStores.open(uri);
+        Node n = new Node("n");
+        List<String> list = new java.util.ArrayList<>(List.of("x"));
+        store.inTransaction(() -> {
+            store.persist(n, "n");
+            store.persist(list, "list");
+        });
+        store.beginTransaction();
         store.close();
         store.close(); // idempotent
-        assertThrows(StoreClosedException.class, () -> store.fetch("n"));
-        assertThrows(StoreClosedException.class, store::beginTransaction);
-        assertThrows(StoreClosedException.class, store::names);
-        assertThrows(StoreClosedException.class, store::statistics);
+        assertEquals(uri, store.location());
+        assertFalse(store.inTransaction());
+        java.util.Map<String, org.junit.jupiter.api.function.Executable> calls = new java.util.LinkedHashMap<>();
+        calls.put("beginTransaction", store::beginTransaction);
+        calls.put("commitTransaction", store::commitTransaction);
+        calls.put("abortTransaction", store::abortTransaction);
+        calls.put("inTransaction(Runnable)", () -> store.inTransaction(() -> { }));
+        calls.put("inTransaction(Supplier)", () -> store.inTransaction(() -> 1));
+        calls.put("persist(Object, String)", () -> store.persist(new Node("m"), "m"));
+        calls.put("persist(Object)", () -> store.persist(new Node("m")));
+        calls.put("fetch(String)", () -> store.fetch("n"));
+        calls.put("fetch(String, Class)", () -> store.fetch("n", Node.class));
+        calls.put("preload", () -> store.preload("n"));
+        calls.put("unbind", () -> store.unbind("n"));
+        calls.put("isBound", () -> store.isBound("n"));
+        calls.put("names", store::names);
+        calls.put("collectGarbage", store::collectGarbage);
+        calls.put("copyTo", () -> store.copyTo(TestStores.newUri()));
+        calls.put("isPersistent(object)", () -> store.isPersistent(n));
+        calls.put("isPersistent(list)", () -> store.isPersistent(list));
+        calls.put("isPersistent(null)", () -> store.isPersistent(null));
+        calls.put("statistics", store::statistics);
+        calls.forEach((name, call) -> {
+            StoreClosedException e = assertThrows(StoreClosedException.class, call, name + " after close");
+            assertTrue(e.getMessage().contains(uri), e.getMessage());
+        });
     }
 
     @Test
