@@ -70,6 +70,13 @@ final class ClassRegistry {
     private final Map<String, Class<?>> classValues = new HashMap<>();
     /** {@link #unloadableByName} of each element class of a {@link Class} value written: "" if it loads. */
     private final Map<Class<?>, String> unloadable = new HashMap<>();
+    /**
+     * The classes {@link #unreadable} last found loadable, tried first by identity: a commit asks
+     * for every enum constant and array it writes, mostly of a few classes, and should not pay a
+     * map lookup for each.
+     */
+    private final Class<?>[] loadable = new Class<?>[4];
+    private int loadableNext;
     /** The primitive types' classes, by keyword: no class loader finds them by name. */
     private static final Map<String, Class<?>> PRIMITIVES = Map.of("boolean", boolean.class, "byte", byte.class,
             "char", char.class, "short", short.class, "int", int.class, "long", long.class, "float", float.class,
@@ -341,6 +348,45 @@ final class ClassRegistry {
         return why.isEmpty() ? null : why;
     }
 
+    /**
+     * {@link #unloadableByName} for any class whose name a record holds: an enum's, an
+     * {@code EnumSet}'s or {@code EnumMap}'s, a constant's, an array's (by its element class), an
+     * exception's stored by its serialization. Classes of the boot class loader are found by
+     * every loader; the others' answers are remembered, the last few found loadable tried first.
+     *
+     * @return null if the store can read back a value naming {@code type}; else why not
+     */
+    String unreadable(Class<?> type) {
+        for (Class<?> c : loadable) {
+            if (c == type) {
+                return null;
+            }
+        }
+        Class<?> element = type;
+        while (element.isArray()) {
+            element = element.getComponentType();
+        }
+        String why = element.getClassLoader() == null ? null : unloadableByName(element);
+        if (why == null) {
+            loadable[loadableNext++ & (loadable.length - 1)] = type;
+        }
+        return why;
+    }
+
+    /**
+     * @param type a class {@link #unreadable} refused
+     * @param why what it said
+     * @return the reason of the refusal, with the way out
+     */
+    static String unreadableReason(Class<?> type, String why) {
+        Class<?> element = type;
+        while (element.isArray()) {
+            element = element.getComponentType();
+        }
+        return "the class " + element.getName() + " " + why + ", so the store could not read it back; open the"
+                + " store with the thread's context class loader set to a loader that sees it";
+    }
+
     /** @return the name a stored class has now: itself, unless the application declares it renamed */
     String currentName(String storedName) {
         return renames.current(storedName);
@@ -432,9 +478,7 @@ final class ClassRegistry {
             // written, and then never read back (a plug-in's class, opened from the application's loader)
             String unloadable = unloadableByName(type);
             if (unloadable != null) {
-                throw new NotPersistableException(type.getName(), "", "the class " + unloadable
-                        + ", so the store could not read it back; open the store with the thread's context class"
-                        + " loader set to a loader that sees it");
+                throw new NotPersistableException(type.getName(), "", unreadableReason(type, unloadable));
             }
             ClassDescriptor d = descriptor(layout.kind, type.getName(), layout.fields);
             // the factory is looked up here, not kept in the layout: a class registers it when initialized

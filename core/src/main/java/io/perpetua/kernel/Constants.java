@@ -25,7 +25,11 @@ import java.util.Map;
 final class Constants {
 
     /** Where a constant is: a static final field, by declaring class and name. */
-    record Ref(String className, String field) {
+    record Ref(Class<?> owner, String field) {
+        /** @return the name of the class declaring the field, as stored */
+        String className() {
+            return owner.getName();
+        }
     }
 
     /** By class: its instances that are constants, or null if it has none (most classes). */
@@ -118,7 +122,7 @@ final class Constants {
                 if (found == null) {
                     found = new IdentityHashMap<>(2);
                 }
-                found.putIfAbsent(value, new Ref(c.getName(), f.getName()));
+                found.putIfAbsent(value, new Ref(c, f.getName()));
             }
         }
         return found;

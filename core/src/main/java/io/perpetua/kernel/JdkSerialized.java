@@ -143,13 +143,17 @@ final class JdkSerialized {
 
     /**
      * @param path where the object is, for an error
+     * @param classes the store's classes, which must find again by name every class the stream
+     *        names that is not the JDK's (the application's exceptions); null for an object of
+     *        JDK classes only
      * @return the object's Java serialization stream
      * @throws NotPersistableException if it holds an object of a class that is not the JDK's, or
-     *         something in it cannot be serialized
+     *         of an exception class the store's class loader does not find, or something in it
+     *         cannot be serialized
      */
-    static byte[] write(Object o, String path) {
+    static byte[] write(Object o, String path, ClassRegistry classes) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (StoreOutput out = new StoreOutput(bytes, o, path)) {
+        try (StoreOutput out = new StoreOutput(bytes, o, path, classes)) {
             out.writeObject(o);
         } catch (IOException e) {
             throw new NotPersistableException(o.getClass().getName(), path, "it is stored by its Java serialization,"
@@ -303,11 +307,13 @@ final class JdkSerialized {
     private static final class StoreOutput extends ObjectOutputStream {
         private final Object root;
         private final String path;
+        private final ClassRegistry classes;
 
-        StoreOutput(ByteArrayOutputStream out, Object root, String path) throws IOException {
+        StoreOutput(ByteArrayOutputStream out, Object root, String path, ClassRegistry classes) throws IOException {
             super(out);
             this.root = root;
             this.path = path;
+            this.classes = classes;
             enableReplaceObject(true);
         }
 
@@ -334,6 +340,11 @@ final class JdkSerialized {
                         + " application") + "), and it holds " + (c.isHidden() ? "an object of the hidden class "
                         : "an object of the class ") + c.getName() + ", which is not the JDK's: what such an object"
                         + " holds is stored inside it, and may only be the JDK's (or an exception of the application)");
+            }
+            String why = isJdk(c) || classes == null ? null : classes.unreadable(c);
+            if (why != null) { // read back, the stream's classes are found through the store's loader
+                throw new NotPersistableException(root.getClass().getName(), path, "it is stored by its Java"
+                        + " serialization, and " + ClassRegistry.unreadableReason(c, why));
             }
         }
     }

@@ -227,7 +227,10 @@ final class RecordEncoder implements RecordWriter {
                 : classes.descriptor(kind, Containers.storedClass(c));
         out.writeVarInt(d.id);
         switch (kind) {
-            case ARRAY -> array(c);
+            case ARRAY -> {
+                readable(c.getClass()); // its descriptor names its element class
+                array(c);
+            }
             case COLLECTION -> {
                 if (Containers.sorted(Containers.storedClass(c))) {
                     value(Containers.comparator(c), "comparator", 0);
@@ -248,6 +251,7 @@ final class RecordEncoder implements RecordWriter {
             }
             case ENUM_SET -> {
                 EnumSet<?> set = (EnumSet<?>) c;
+                readable(Containers.enumSetElementType(set));
                 out.writeString(Containers.enumSetElementType(set).getName());
                 out.writeVarInt(set.size());
                 for (Enum<?> e : set) {
@@ -257,6 +261,7 @@ final class RecordEncoder implements RecordWriter {
             }
             case ENUM_MAP -> {
                 EnumMap<?, ?> map = (EnumMap<?, ?>) c;
+                readable(Containers.enumMapKeyType(map));
                 out.writeString(Containers.enumMapKeyType(map).getName());
                 out.writeVarInt(map.size());
                 int i = 0;
@@ -285,7 +290,7 @@ final class RecordEncoder implements RecordWriter {
                 value(view.getMappedValue(), "getMappedValue()", 0);
             }
             case SERIALIZED -> {
-                byte[] stream = JdkSerialized.write(c, path.render());
+                byte[] stream = JdkSerialized.write(c, path.render(), classes);
                 out.writeVarInt(stream.length);
                 out.writeBytes(stream);
             }
@@ -636,6 +641,7 @@ final class RecordEncoder implements RecordWriter {
         long id = reach.object(p, path, field, index);
         if (id == Reach.CONSTANT) { // asked only of an object new to the store: a constant never is
             Constants.Ref constant = Constants.of(p);
+            readable(constant.owner(), field, index);
             out.writeByte(Tag.CONSTANT);
             out.writeString(constant.className());
             out.writeString(constant.field());
@@ -736,6 +742,7 @@ final class RecordEncoder implements RecordWriter {
             out.writeByte(Tag.CHAR);
             out.writeVarInt((Character) v);
         } else if (v instanceof Enum<?> e) {
+            readable(e.getDeclaringClass(), field, index);
             checkEnumName(e);
             out.writeByte(Tag.ENUM);
             out.writeVarInt(classes.descriptor(Kind.ENUM, e.getDeclaringClass()).id);
@@ -766,6 +773,7 @@ final class RecordEncoder implements RecordWriter {
     private boolean plainObjectAsConstant(Object v, String field, int index, boolean direct) {
         Constants.Ref marker = info != null ? Constants.marker(info.type, v) : null;
         if (marker != null) {
+            readable(marker.owner(), field, index);
             out.writeByte(Tag.CONSTANT);
             out.writeString(marker.className());
             out.writeString(marker.field());
@@ -808,6 +816,31 @@ final class RecordEncoder implements RecordWriter {
             byte[] bytes = kind == Kind.ARRAY ? null : out.copyRange(start);
             out.insertVarInt(start, out.length() - start);
             reach.embedded(v, bytes);
+        }
+    }
+
+    /**
+     * Refuses a value whose record names a class that the store's class loader does not find
+     * by that name (see {@link ClassRegistry#unreadable}): stored, it could never be read back,
+     * or would be read back as an object of another class of that name.
+     *
+     * @param type the class named: an enum's, an array's, a constant's
+     * @param field the field the value is in, or null for element {@code index}
+     * @param index see {@code field}
+     */
+    private void readable(Class<?> type, String field, int index) {
+        String why = classes.unreadable(type);
+        if (why != null) { // the path is rendered only here: this is asked of every enum constant written
+            throw new NotPersistableException(type.getTypeName(), where(field, index),
+                    ClassRegistry.unreadableReason(type, why));
+        }
+    }
+
+    /** {@link #readable(Class, String, int)} for the container being written, at {@link #path}. */
+    private void readable(Class<?> type) {
+        String why = classes.unreadable(type);
+        if (why != null) {
+            throw new NotPersistableException(type.getTypeName(), path.render(), ClassRegistry.unreadableReason(type, why));
         }
     }
 

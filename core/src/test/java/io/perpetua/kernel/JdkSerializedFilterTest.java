@@ -43,7 +43,7 @@ class JdkSerializedFilterTest {
      */
     @Test
     void aDamagedArrayLengthIsAMalformedRecordNotAnAllocation() {
-        byte[] bytes = JdkSerialized.write(new java.util.concurrent.atomic.AtomicIntegerArray(new int[] {7, 7, 7}), "x");
+        byte[] bytes = JdkSerialized.write(new java.util.concurrent.atomic.AtomicIntegerArray(new int[] {7, 7, 7}), "x", null);
         byte[] lengthThenFirst = {0, 0, 0, 3, 0, 0, 0, 7};
         int at = indexOf(bytes, lengthThenFirst);
         assertTrue(at > 0, "the array's length is in the stream");

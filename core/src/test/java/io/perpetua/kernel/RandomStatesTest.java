@@ -62,7 +62,7 @@ class RandomStatesTest {
                 keeps ^= op == 6;
                 history.append(' ').append(op);
             }
-            Random copy = (Random) JdkSerialized.read(JdkSerialized.write(original, "r"), Random.class.getName(), null);
+            Random copy = (Random) JdkSerialized.read(JdkSerialized.write(original, "r", null), Random.class.getName(), null);
             Random target = new Random(plan.nextLong());
             for (int i = plan.nextInt(30); i > 0; i--) {
                 draw(target, plan.nextInt(7)); // what an aborted transaction drew
@@ -87,7 +87,7 @@ class RandomStatesTest {
         for (int i = 0; i < 2_000; i++) {
             original.nextInt();
         }
-        Random copy = (Random) JdkSerialized.read(JdkSerialized.write(original, "r"), Random.class.getName(), null);
+        Random copy = (Random) JdkSerialized.read(JdkSerialized.write(original, "r", null), Random.class.getName(), null);
         Random target = new Random(8);
         assertFalse(RandomStates.restore(target, copy));
         assertSameDraws(new Random(8), target, "left as it was");
