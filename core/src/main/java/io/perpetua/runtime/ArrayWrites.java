@@ -19,6 +19,15 @@ import java.util.WeakHashMap;
  * list), and sets it to something else when a class cannot be rewritten. Otherwise every commit
  * compares every resident array, as it would without this class.
  *
+ * <p>The log lives in this class's static state, so there is one per copy of perpetua-core
+ * loaded in the JVM, and rewritten code logs into the copy its own class loader sees: with a
+ * second copy (a web application that bundles core, loaded child-first, under
+ * {@code -javaagent}, which puts the agent's copy on the class path), a store would miss the
+ * writes logged into the other copy. So each copy claims the system property
+ * {@value #COPY_PROPERTY} when it is initialized, and a copy that finds it claimed by another
+ * sets {@value #PROPERTY} to {@code compared}: every store of every copy reads that property
+ * at each commit, and from then on compares every resident array. One warning says so.
+ *
  * <h2>Cost and thread-safety</h2>
  * A store to the array most recently logged costs one load, compare and branch: loops writing
  * one array log it once. Logging takes a lock. {@link #lastWritten} is a plain field: a thread
@@ -35,6 +44,8 @@ public final class ArrayWrites {
     public static final String PROPERTY = "perpetua.arrays";
     /** The value of {@value #PROPERTY} with which the kernel trusts the log. */
     public static final String TRACKED = "tracked";
+    /** The system property that names the first copy of this class initialized in the JVM. */
+    public static final String COPY_PROPERTY = "perpetua.arrays.copy";
 
     /** Entries of the log before it is handed to the sinks. */
     private static final int LOG_SIZE = 4096;
@@ -72,7 +83,49 @@ public final class ArrayWrites {
      */
     private static volatile boolean anySink;
 
+    static {
+        claimTheLog();
+    }
+
     private ArrayWrites() {
+    }
+
+    /** Claims {@value #COPY_PROPERTY} for this copy, or stops the log being trusted if another copy has it. */
+    private static void claimTheLog() {
+        String me = describeThisCopy();
+        String other = null;
+        java.util.Properties properties = System.getProperties();
+        synchronized (properties) { // every copy takes this lock: the JVM's, not one of a copy
+            Object first = properties.putIfAbsent(COPY_PROPERTY, me);
+            if (first != null && !first.equals(me)) {
+                String was = properties.getProperty(PROPERTY);
+                if (was == null || TRACKED.equals(was)) {
+                    properties.setProperty(PROPERTY, "compared: two copies of perpetua-core are loaded");
+                    other = TRACKED.equals(was) ? String.valueOf(first) : null;
+                }
+            }
+        }
+        if (other != null) {
+            System.err.println("[perpetua] WARNING two copies of perpetua-core are loaded in this JVM (" + other
+                    + ", and " + me + "): code that one copy's class loader sees logs its array writes where stores"
+                    + " of the other do not look, so every commit of every store now compares every resident array"
+                    + " (slower, still correct). Load perpetua-core once: with -javaagent, use the agent's copy (leave"
+                    + " perpetua-core out of the web application or plug-in, or load it parent-first), or set"
+                    + " -D" + PROPERTY + "=compared to say so and silence this warning.");
+        }
+    }
+
+    /** @return this copy of the class, as the warning names it: its class loader and jar */
+    private static String describeThisCopy() {
+        String where;
+        try {
+            java.security.CodeSource source = ArrayWrites.class.getProtectionDomain().getCodeSource();
+            where = source == null || source.getLocation() == null ? "" : " from " + source.getLocation();
+        } catch (RuntimeException e) {
+            where = "";
+        }
+        return "the copy of class loader " + ArrayWrites.class.getClassLoader() + where + " #"
+                + Integer.toHexString(System.identityHashCode(ArrayWrites.class));
     }
 
     /** What an open store receives from the log. Called under the log's lock: must not block. */
