@@ -289,6 +289,77 @@ class EndToEndIT {
         assertTrue(read.out().contains("read nightly|disk full|28|java.io.IOException: no space|main"), read::toString);
     }
 
+    /**
+     * Java deserialization runs {@code readResolve} on what it read; so does a fill. Two shapes of
+     * third-party classes: a key that recomputes its transient hash code there (Commons
+     * Collections' {@code MultiKey}), read back as the key of a map the kernel rebuilds; and a
+     * class that serializes itself and hands back its canonical instance, whose inner-class
+     * objects in transient fields are stored as null (Joda-Time's {@code BuddhistChronology} and
+     * {@code GJChronology}). A read that runs it dirties nothing: the reader's commit writes only
+     * what it changed.
+     */
+    @Test
+    void readResolveRunsOnWhatAFillReads(@TempDir Path dir) throws Exception {
+        WriteRead runs = writeOnJdk17ReadOnNewest(dir, "resolve.Resolve", """
+                package resolve;
+                import io.perpetua.PersistentStore;
+                import java.io.*;
+                import java.util.*;
+                public class Resolve {
+                    static final class Key implements Serializable {
+                        final String a, b;
+                        private transient int hash;
+                        Key(String a, String b) { this.a = a; this.b = b; hash = a.hashCode() ^ b.hashCode(); }
+                        @Override public int hashCode() { return hash; }
+                        @Override public boolean equals(Object o) {
+                            return o instanceof Key k && k.hash == hash && k.a.equals(a) && k.b.equals(b);
+                        }
+                        private Object readResolve() { hash = a.hashCode() ^ b.hashCode(); return this; }
+                    }
+                    static final class Calendar implements Serializable {
+                        private static final Map<String, Calendar> CACHE = new HashMap<>();
+                        final String zone;
+                        private transient Field year;
+                        private Calendar(String zone) { this.zone = zone; year = new Field(); }
+                        static synchronized Calendar of(String zone) { return CACHE.computeIfAbsent(zone, Calendar::new); }
+                        class Field { String describe() { return "year in " + zone; } }
+                        private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+                            in.defaultReadObject();
+                            year = new Field();
+                        }
+                        private Object readResolve() { return of(zone); }
+                    }
+                    static final class Root {
+                        Map<Key, String> routes = new HashMap<>();
+                        Calendar calendar;
+                        int visits;
+                    }
+                    public static void main(String[] args) throws Exception {
+                        try (PersistentStore store = PersistentStore.open(args[0])) {
+                            if (args[1].equals("write")) {
+                                Root root = new Root();
+                                root.routes.put(new Key("GET", "/a"), "handlerA");
+                                root.calendar = new Calendar("Asia/Tokyo");
+                                store.inTransaction(() -> store.persist(root, "root"));
+                                return;
+                            }
+                            Root root = store.fetch("root", Root.class);
+                            Key key = root.routes.keySet().iterator().next();
+                            System.out.println("get=" + root.routes.get(new Key("GET", "/a")) + " hash="
+                                    + (key.hashCode() == new Key("GET", "/a").hashCode()));
+                            System.out.println("calendar=" + root.calendar.year.describe());
+                            store.inTransaction(() -> root.visits++);
+                            System.out.println("written=" + store.statistics().recordsWritten());
+                        }
+                    }
+                }
+                """, "failFast");
+        Run read = runs.read();
+        assertTrue(read.out().contains("get=handlerA hash=true\n"), read::toString);
+        assertTrue(read.out().contains("calendar=year in Asia/Tokyo\n"), read::toString);
+        assertTrue(read.out().contains("written=1\n"), read::toString);
+    }
+
     @Test
     void aCloneOfAPersistentObjectIsANewObject(@TempDir Path dir) throws Exception {
         WriteRead runs = writeOnJdk17ReadOnNewest(dir, "cl.Clones", """

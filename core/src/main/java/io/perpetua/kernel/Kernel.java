@@ -1520,6 +1520,9 @@ public final class Kernel implements PersistentStore {
             VarHandle.releaseFence(); // the fields are written before the state says so
             p.$perpetua$state(ObjectState.CLEAN);
             readLog.add(h);
+            if (info.readResolve != null && stored.kind == Kind.OBJECT) {
+                resolveRead(p, info);
+            }
             done = true;
         } catch (ByteIn.MalformedRecord | ClassCastException e) {
             throw fieldsFailed(p, id, e, info, reader);
@@ -1556,6 +1559,45 @@ public final class Kernel implements PersistentStore {
         }
         VarHandle.releaseFence(); // the values, decoded up front, are complete before the fields show them
         p.$perpetua$read(values.replay());
+    }
+
+    /**
+     * Runs the {@code readResolve} of an object just filled from its own fields, as Java
+     * deserialization runs it on an object it has read: a class may rebuild there what it keeps
+     * in transient fields (Commons Collections' {@code MultiKey} its hash code) or hand back its
+     * canonical instance (Joda-Time's {@code BuddhistChronology} and {@code GJChronology}, whose
+     * fields are rebuilt by their constructors). An object of the same class it hands back gives
+     * this one its fields (transient ones too if the class stores them), and this one keeps its
+     * identity; one of another class is ignored, this one stays as it was read. What the method
+     * writes is not a change of the program's: the object stays clean.
+     */
+    private void resolveRead(Persistent p, ClassInfo info) {
+        if (!deferred.isEmpty()) {
+            fillDeferred(); // readResolve may hash or sort what the fields hold
+        }
+        Object resolved;
+        try {
+            resolved = info.readResolve.invoke(p);
+        } catch (RuntimeException | Error e) {
+            throw new PersistentStoreException("the readResolve of " + p.getClass().getName()
+                    + " rejected the object read from the store: " + e, e);
+        } catch (Throwable t) {
+            throw new PersistentStoreException("the readResolve of " + p.getClass().getName() + " failed: " + t, t);
+        }
+        if (resolved != p && resolved != null && resolved.getClass() == p.getClass()) {
+            Persistent other = (Persistent) resolved;
+            if (other.$perpetua$state() == ObjectState.HOLLOW) {
+                io.perpetua.runtime.Residency.load(other);
+            }
+            FieldValues values = new FieldValues(info.descriptor.fields.size());
+            other.$perpetua$write(values);
+            VarHandle.releaseFence();
+            p.$perpetua$read(values.replay());
+        }
+        if (p.$perpetua$state() == ObjectState.DIRTY) {
+            p.$perpetua$state(ObjectState.CLEAN); // a transient field the method wrote is not the program's change
+            pending.remove(p);
+        }
     }
 
     /**
