@@ -360,6 +360,63 @@ class EndToEndIT {
         assertTrue(read.out().contains("written=1\n"), read::toString);
     }
 
+    /**
+     * In a transient field of a class that serializes itself, an object of an inner class is a
+     * view, stored as null and made again when next asked for, only when its outer instance is
+     * the object holding the field (a multimap's {@code asMap()}); one whose outer instance is
+     * another object is state, stored (Joda-Time's {@code StrictChronology} holds its base's
+     * duration fields, inner objects of the base's field objects, rebuilt only by
+     * {@code readObject}). Asking for the view of an object read back dirties nothing.
+     */
+    @Test
+    void innerObjectsOfAnotherObjectInTransientFieldsAreStored(@TempDir Path dir) throws Exception {
+        WriteRead runs = writeOnJdk17ReadOnNewest(dir, "inner.Inner", """
+                package inner;
+                import io.perpetua.PersistentStore;
+                import java.io.*;
+                public class Inner {
+                    static final class Base implements Serializable {
+                        final int unit;
+                        Base(int unit) { this.unit = unit; }
+                        class Duration implements Serializable { int add(int v) { return v + unit; } }
+                    }
+                    static final class Strict implements Serializable {
+                        final Base base;
+                        private transient Base.Duration months;
+                        private transient View view;
+                        Strict(Base base) { this.base = base; months = base.new Duration(); }
+                        class View { int months(int v) { return months.add(v); } }
+                        View view() { return view == null ? view = new View() : view; }
+                        private void readObject(ObjectInputStream in) throws IOException, ClassNotFoundException {
+                            in.defaultReadObject();
+                            months = base.new Duration();
+                        }
+                    }
+                    static final class Root {
+                        Strict strict;
+                        int visits;
+                    }
+                    public static void main(String[] args) throws Exception {
+                        try (PersistentStore store = PersistentStore.open(args[0])) {
+                            if (args[1].equals("write")) {
+                                Root root = new Root();
+                                root.strict = new Strict(new Base(12));
+                                root.strict.view();
+                                store.inTransaction(() -> store.persist(root, "root"));
+                                return;
+                            }
+                            Root root = store.fetch("root", Root.class);
+                            System.out.println("view=" + root.strict.view().months(1));
+                            store.inTransaction(() -> root.visits++);
+                            System.out.println("written=" + store.statistics().recordsWritten());
+                        }
+                    }
+                }
+                """, "failFast");
+        Run read = runs.read();
+        assertTrue(read.out().contains("view=13\nwritten=1\n"), read::toString);
+    }
+
     @Test
     void aCloneOfAPersistentObjectIsANewObject(@TempDir Path dir) throws Exception {
         WriteRead runs = writeOnJdk17ReadOnNewest(dir, "cl.Clones", """

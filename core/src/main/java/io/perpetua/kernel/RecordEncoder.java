@@ -148,6 +148,8 @@ final class RecordEncoder implements RecordWriter {
     private int depth;
     /** Set by {@link #writeObject} for the one value it writes: a field of a rewritten object. */
     private boolean directField;
+    /** The object whose record {@link #object} writes, whose transient fields may hold views of it; else null. */
+    private Persistent holder;
     /** Set by {@link #replacedObject} for the one value it writes: a field of a serialization replacement. */
     private boolean replacementField;
     /** Whether the value being written is reached through a transient field (of a class that serializes itself). */
@@ -175,6 +177,7 @@ final class RecordEncoder implements RecordWriter {
         this.path = path;
         this.info = info;
         this.lazy = lazy;
+        this.holder = object;
         this.field = 0;
         this.refField = 0;
         if (info.renameClash != null) {
@@ -185,6 +188,7 @@ final class RecordEncoder implements RecordWriter {
             object.$perpetua$write(this);
         } finally {
             this.lazy = null;
+            this.holder = null;
         }
         if (field != info.descriptor.fields.size()) {
             throw new IllegalStateException("class " + info.type.getName() + " wrote " + field + " fields; its layout has "
@@ -574,7 +578,7 @@ final class RecordEncoder implements RecordWriter {
             }
         }
         boolean transientField = info != null && info.transientFields != null && info.transientFields.get(field);
-        if (transientField && PersistentClasses.storedAsNullInTransientField(v)) {
+        if (transientField && PersistentClasses.storedAsNullInTransientField(holder, v)) {
             v = null; // a view cached in a transient field: made again when next asked for, as after deserialization
         }
         if (transientField && v instanceof Object[] table && HashedSets.isOne(info.type)) {

@@ -52,15 +52,33 @@ public final class PersistentClasses {
     };
 
     /**
-     * By class: whether its objects are views of an outer object (an inner, local or anonymous
-     * class with an outer instance, such as the key set a map makes when first asked for it).
+     * By class: for an inner, local or anonymous class, whose objects may be views of their outer
+     * instance (such as the key set a map makes when first asked for it), the field that holds
+     * that instance, or {@link #UNKNOWN_OUTER} if it cannot be read (a compiler may leave it out
+     * of a class that never uses it); null for any other class.
      */
-    private static final ClassValue<Boolean> VIEWS = new ClassValue<>() {
+    private static final ClassValue<Object> VIEWS = new ClassValue<>() {
         @Override
-        protected Boolean computeValue(Class<?> type) {
-            return type.getEnclosingClass() != null && !Modifier.isStatic(type.getModifiers());
+        protected Object computeValue(Class<?> type) {
+            Class<?> outer = type.getEnclosingClass();
+            if (outer == null || Modifier.isStatic(type.getModifiers())) {
+                return null;
+            }
+            for (java.lang.reflect.Field f : type.getDeclaredFields()) {
+                if (f.isSynthetic() && f.getName().startsWith("this$") && f.getType() == outer) {
+                    try {
+                        f.setAccessible(true);
+                        return f;
+                    } catch (RuntimeException e) {
+                        return UNKNOWN_OUTER;
+                    }
+                }
+            }
+            return UNKNOWN_OUTER;
         }
     };
+
+    private static final Object UNKNOWN_OUTER = new Object();
 
     /**
      * By class: its {@link HollowFactory}, or the {@link MethodHandles.Lookup} to make one with, or
@@ -143,17 +161,36 @@ public final class PersistentClasses {
 
     /**
      * Whether a value of a transient field whose class {@link #storesTransientFields stores its
-     * transient fields} is stored as null: null itself, or a view, an object of a rewritten
-     * inner class with an outer instance. Such a view is a cache (Guava's multimaps keep their
-     * {@code asMap()} view there, and the view's own state is in transient fields of a class that
-     * does not serialize itself, which are not stored), made again when next asked for, as after
-     * deserialization. So putting one in place of null, or of another, changes nothing stored.
+     * transient fields} is stored as null: null itself, or a view of the object holding the
+     * field, an object of a rewritten inner class whose outer instance is that object. Such a
+     * view is a cache (Guava's multimaps keep their {@code asMap()} view there, and the view's
+     * own state is in transient fields of a class that does not serialize itself, which are not
+     * stored), made again when next asked for, as after deserialization. So putting one in place
+     * of null, or of another, changes nothing stored. An object of an inner class whose outer
+     * instance is another object is state, stored as it is (Joda-Time's chronologies keep the
+     * duration fields of their base's field objects there, which nothing would make again); one
+     * whose outer instance cannot be read is taken for a view.
      *
+     * @param holder the object whose transient field it is, not null
      * @param value the field's value, or null
      * @return true if the field is stored as null while it holds {@code value}
      */
-    public static boolean storedAsNullInTransientField(Object value) {
-        return value == null || value instanceof Persistent && VIEWS.get(value.getClass());
+    public static boolean storedAsNullInTransientField(Object holder, Object value) {
+        if (value == null) {
+            return true;
+        }
+        if (!(value instanceof Persistent)) {
+            return false;
+        }
+        Object outer = VIEWS.get(value.getClass());
+        if (outer instanceof java.lang.reflect.Field f) {
+            try {
+                return f.get(value) == holder;
+            } catch (IllegalAccessException e) {
+                return true;
+            }
+        }
+        return outer == UNKNOWN_OUTER;
     }
 
     /**

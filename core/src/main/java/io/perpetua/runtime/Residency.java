@@ -73,8 +73,8 @@ public final class Residency {
                 if (state == ObjectState.HOLLOW) {
                     object.$perpetua$handle().load(object);
                 }
-            } else if (state == ObjectState.HOLLOW || !PersistentClasses.storedAsNullInTransientField(before)
-                    || !PersistentClasses.storedAsNullInTransientField(after)) {
+            } else if (state == ObjectState.HOLLOW || !PersistentClasses.storedAsNullInTransientField(object, before)
+                    || !PersistentClasses.storedAsNullInTransientField(object, after)) {
                 object.$perpetua$handle().beforeWrite(object); // a hollow one's field is not known before its fill
             }
         }
