@@ -26,6 +26,23 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
     private final TransformListener listener;
     private final boolean failFast;
     private final Path dumpDirectory;
+    /** Lets a rewritten class of a named module reach perpetua-core, or null (a test's loader, which has no modules). */
+    private ModuleAccess moduleAccess;
+
+    /**
+     * What a class of a named module needs once rewritten: its module must read perpetua-core's
+     * (the class implements {@code io.perpetua.runtime.Persistent} and calls the runtime), and
+     * open the class's package to it (the kernel reads records and makes objects there).
+     */
+    @FunctionalInterface
+    public interface ModuleAccess {
+        /**
+         * @param module the named module of a class just rewritten
+         * @param loader its class loader
+         * @param packageName its package, dotted
+         */
+        void grant(Module module, ClassLoader loader, String packageName);
+    }
 
     /**
      * @param rewriter the rewriting pipeline, not null
@@ -39,6 +56,35 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
         this.listener = listener;
         this.failFast = failFast;
         this.dumpDirectory = dumpDirectory;
+    }
+
+    /** Sets what lets rewritten classes of named modules reach perpetua-core; the agent sets the JVM's. */
+    public void moduleAccess(ModuleAccess access) {
+        this.moduleAccess = access;
+    }
+
+    /**
+     * As {@link #transform(ClassLoader, String, Class, ProtectionDomain, byte[])}; a class of a
+     * named module that is rewritten is granted access to perpetua-core first: without it the JVM
+     * refuses to define it ({@code IllegalAccessError: ... does not read module perpetua.core}).
+     */
+    @Override
+    public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
+                            ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        byte[] rewritten = transform(loader, className, classBeingRedefined, protectionDomain, classfileBuffer);
+        if (rewritten != null && module != null && module.isNamed() && moduleAccess != null) {
+            int slash = className.lastIndexOf('/');
+            String packageName = slash < 0 ? "" : className.substring(0, slash).replace('/', '.');
+            try {
+                moduleAccess.grant(module, loader, packageName);
+            } catch (Throwable t) {
+                failed(className.replace('/', '.'), loader, new IllegalStateException("its module " + module.getName()
+                        + " cannot be given access to perpetua-core (give it with --add-reads " + module.getName()
+                        + "=ALL-UNNAMED, or =perpetua.core if perpetua-core is on the module path)", t));
+                return null;
+            }
+        }
+        return rewritten;
     }
 
     @Override
