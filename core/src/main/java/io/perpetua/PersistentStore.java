@@ -113,7 +113,8 @@ public interface PersistentStore extends AutoCloseable {
      * @throws UnsupportedStoreFormatException if a newer version of Perpetua wrote the store in
      *         a record format this version cannot read
      * @throws PersistentStoreException if no backend on the class path serves the URI's scheme
-     * @throws IllegalArgumentException if an option is unknown or malformed
+     * @throws IllegalArgumentException if an option is unknown or malformed, or the URI has a
+     *         fragment: a {@code #} in a directory name is written {@code %23}
      */
     static PersistentStore open(String uriOrPath) {
         return new Kernel(Backends.open(uriOrPath));
@@ -350,7 +351,12 @@ public interface PersistentStore extends AutoCloseable {
      */
     StoreStatistics statistics();
 
-    /** @return the store's location, for messages; also once the store is closed */
+    /**
+     * @return the store's URI without its options, for example {@code rocksdb:/data/shop}; also
+     *         once the store is closed (for messages). A disk store's is percent-encoded
+     *         ({@code file:/data/shop%231} for the directory {@code /data/shop#1}), so that
+     *         {@link #open(String)} given it opens the same directory again
+     */
     String location();
 
     /**

@@ -95,7 +95,11 @@ public interface Backend extends AutoCloseable {
     /** @return statistics about the stored data, computed now */
     BackendStatistics statistics();
 
-    /** @return a short description of the store for messages, e.g. {@code rocksdb:/data/shop} */
+    /**
+     * @return the store's URI without options, e.g. {@code rocksdb:/data/shop}; a store in a
+     *         directory gives {@link Backends#location}, which {@link Backends#open(String)} opens
+     *         again ({@code rocksdb:/data/shop%231} for the directory {@code /data/shop#1})
+     */
     String location();
 
     /** Releases every resource and the store's lock. Idempotent. */

@@ -33,11 +33,20 @@ public final class Backends {
      *            {@code memory:}, not null
      * @return an open backend the caller owns
      * @throws PersistentStoreException if no provider serves the scheme
+     * @throws IllegalArgumentException if the URI has a fragment ({@code #...}): it would be
+     *         dropped and another directory opened; a {@code #} in a directory name is written
+     *         {@code %23}
      */
     public static Backend open(URI uri) {
         String scheme = uri.getScheme();
         if (scheme == null) {
             throw new PersistentStoreException("a store URI needs a scheme (rocksdb:, file:, memory:): " + uri);
+        }
+        if (uri.getRawFragment() != null) {
+            // file:/data/shop#1 would open /data/shop: another store than the one meant
+            throw new IllegalArgumentException("a store URI has no fragment (#" + uri.getRawFragment() + "): a '#' in"
+                    + " a directory name is written %23 (" + uri.toString().replace("#", "%23") + "), or open the"
+                    + " store by its Path: " + uri);
         }
         scheme = scheme.toLowerCase(Locale.ROOT);
         String ssp = uri.getRawSchemeSpecificPart();
@@ -97,6 +106,24 @@ public final class Backends {
      */
     public static Backend open(Path directory) {
         return open(URI.create(DEFAULT_SCHEME + ":" + directory.toAbsolutePath().toUri().getRawPath()));
+    }
+
+    /**
+     * The location of a store in a directory, as a URI that {@link #open(String)} opens again
+     * (the same directory, whatever characters its name holds).
+     *
+     * @param scheme the backend's scheme, for example {@code rocksdb}
+     * @param directory the store's directory, absolute
+     * @return for example {@code rocksdb:/data/shop%231} for the directory {@code /data/shop#1}
+     */
+    public static String location(String scheme, Path directory) {
+        // toUri percent-encodes what a path may hold but a URI may not ('#', '%', '?', spaces,
+        // non-ASCII), and ends a directory that exists with '/', which is left out here
+        String path = directory.toAbsolutePath().toUri().getRawPath();
+        if (path.length() > 1 && path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        return scheme + ":" + path;
     }
 
     /**

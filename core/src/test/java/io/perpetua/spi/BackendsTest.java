@@ -80,4 +80,21 @@ class BackendsTest {
             thread.setContextClassLoader(was);
         }
     }
+
+    /** {@code memory:a#b} would open {@code memory:a}: a fragment is refused, as a host is. */
+    @Test
+    void aUriWithAFragmentIsRefusedNamingPercent23() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> Backends.open("memory:backends-test#1"));
+        assertEquals("a store URI has no fragment (#1): a '#' in a directory name is written %23"
+                + " (memory:backends-test%231), or open the store by its Path: memory:backends-test#1", e.getMessage());
+    }
+
+    @Test
+    void aLocationIsAUriPathThatDecodesToTheDirectory() {
+        java.nio.file.Path dir = java.nio.file.Path.of("/data", "shop#1 a%41");
+        String location = Backends.location("file", dir);
+        assertEquals("file:/data/shop%231%20a%2541", location);
+        assertEquals(dir.toString(), Backends.percentDecode(java.net.URI.create(location).getRawSchemeSpecificPart()));
+    }
 }

@@ -5,6 +5,7 @@ import io.perpetua.PersistentStoreException;
 import io.perpetua.StorageException;
 import io.perpetua.StoreClosedException;
 import io.perpetua.spi.Backend;
+import io.perpetua.spi.Backends;
 import io.perpetua.spi.BackendStatistics;
 import io.perpetua.spi.WriteSet;
 
@@ -169,7 +170,7 @@ public final class FileBackend implements Backend {
      */
     static FileBackend open(Path dir, Options options, FileIO io) {
         Path absolute = dir.toAbsolutePath().normalize();
-        String location = "file:" + absolute;
+        String location = Backends.location("file", absolute);
         if (Files.exists(absolute) && !Files.isDirectory(absolute)) {
             throw new CorruptStoreException(absolute.toString(), "this is a file, not a store directory", null);
         }

@@ -7,6 +7,7 @@ import io.perpetua.StoreClosedException;
 import io.perpetua.StoreLockedException;
 import io.perpetua.UnsupportedStoreFormatException;
 import io.perpetua.spi.Backend;
+import io.perpetua.spi.Backends;
 import io.perpetua.spi.BackendStatistics;
 import io.perpetua.spi.WriteSet;
 import org.rocksdb.BlockBasedTableConfig;
@@ -210,7 +211,7 @@ final class RocksDbBackend implements Backend {
      */
     static RocksDbBackend open(Path directory, boolean sync, RocksDbTuning tuning) {
         Path dir = directory.toAbsolutePath().normalize();
-        String location = "rocksdb:" + dir;
+        String location = Backends.location("rocksdb", dir);
         loadLibrary(location);
         boolean existing = inspectDirectory(dir, location);
         try {

@@ -48,6 +48,30 @@ class PersistentStoreOnRocksDbTest {
         }
     }
 
+    /**
+     * A store opened by its Path in the directory shop#1 gave the location rocksdb:/x/shop#1,
+     * which opened a new, empty store in /x/shop; a%41 gave one that opened aA.
+     */
+    @Test
+    void theLocationOfAStoreOpenedByPathReopensTheSameDirectory(@TempDir Path dir) throws java.io.IOException {
+        for (String name : List.of("shop#1", "a%41", "a b?c=d")) {
+            String location;
+            try (PersistentStore store = PersistentStore.open(dir.resolve(name))) {
+                store.inTransaction(() -> store.persist(new ArrayList<>(List.of(name)), "note"));
+                location = store.location();
+            }
+            try (PersistentStore store = PersistentStore.open(location)) {
+                assertEquals(List.of(name), store.fetch("note", List.class), location);
+            }
+        }
+        try (var files = java.nio.file.Files.list(dir)) {
+            assertEquals(3, files.count(), "one directory per store");
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PersistentStore.open("rocksdb:" + dir.toAbsolutePath() + "/shop#2"));
+        assertTrue(e.getMessage().contains("%23"), e.getMessage());
+    }
+
     @Test
     void aBarePathOpensARocksDbStoreThatKeepsObjectsAcrossReopen(@TempDir Path tmp) {
         Path dir = tmp.resolve("shop.db");
