@@ -691,9 +691,9 @@ final class RocksDbBackend implements Backend {
             // not at all.
             Snapshot snapshot = db.getSnapshot();
             try (ReadOptions options = new ReadOptions().setSnapshot(snapshot)) {
-                List<byte[]> values = db.multiGetAsList(options, Collections.nCopies(keys.size(), records), keys);
-                for (int k = 0; k < values.size(); k++) {
-                    result[slots[k]] = values.get(k);
+                byte[][] values = multiGet(options, records, keys);
+                for (int k = 0; k < values.length; k++) {
+                    result[slots[k]] = values[k];
                 }
             } finally {
                 db.releaseSnapshot(snapshot);
@@ -993,16 +993,47 @@ final class RocksDbBackend implements Backend {
         }
     }
 
-    /** @return for each key, whether it has a value now; one multiGet for all of them */
-    private boolean[] existing(ColumnFamilyHandle cf, List<byte[]> keys) throws RocksDBException {
+    /**
+     * @return for each key, whether it has a value now; one multiGet for all of them
+     * @throws CorruptStoreException or {@link StorageException} if a key cannot be read (a
+     *         damaged block would otherwise count as no record); nothing was written yet, so the
+     *         commit fails and the store stays open
+     */
+    private boolean[] existing(ColumnFamilyHandle cf, List<byte[]> keys) {
         boolean[] exists = new boolean[keys.size()];
         if (!keys.isEmpty()) {
-            List<byte[]> values = db.multiGetAsList(readOptions, Collections.nCopies(keys.size(), cf), keys);
+            byte[][] values;
+            try {
+                values = multiGet(readOptions, cf, keys);
+            } catch (RocksDBException e) {
+                throw readFailure("checking which of " + keys.size() + " keys exist before a commit (nothing was written)", e);
+            }
             for (int i = 0; i < exists.length; i++) {
-                exists[i] = values.get(i) != null;
+                exists[i] = values[i] != null;
             }
         }
         return exists;
+    }
+
+    /**
+     * Reads many keys of one column family. rocksdbjni's {@code multiGetAsList} gives null both
+     * for a key with no value and for a key it could not read (a damaged block, an I/O error:
+     * the per-key status is dropped), so each null is asked again with {@code get}, which throws
+     * on an error and gives null only for a missing key. Missing keys are rare where this is used
+     * (the kernel reads records it knows of), and with the bloom filter cheap to ask again.
+     *
+     * @return the values, in the order of the keys; null for a key that has no value
+     * @throws RocksDBException if a key cannot be read
+     */
+    private byte[][] multiGet(ReadOptions options, ColumnFamilyHandle cf, List<byte[]> keys) throws RocksDBException {
+        List<byte[]> list = db.multiGetAsList(options, Collections.nCopies(keys.size(), cf), keys);
+        byte[][] values = list.toArray(new byte[list.size()][]);
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] == null) {
+                values[i] = db.get(cf, options, keys.get(i));
+            }
+        }
+        return values;
     }
 
     /** The test seam of {@link #failNextCommitAfter(int)}. */

@@ -329,6 +329,53 @@ class RocksDbBackendTest {
         }
     }
 
+    /**
+     * multiGetAsList gives null for a key it cannot read as for a missing one: readMany reported
+     * a damaged record as absent (the collector said "its record is missing", and would skip a
+     * root it could not read as not committed), and the commit's existence check counted it as
+     * no record.
+     */
+    @Test
+    void aDamagedRecordIsReportedByReadManyAndTheCommitCheckNeverAsMissing(@TempDir Path dir) throws IOException {
+        Map<Long, byte[]> written = populate(dir, 2000);
+        long[] ids = written.keySet().stream().mapToLong(Long::longValue).toArray();
+        long victim = ids[1000];
+        Path sst = largestSst(dir);
+        byte[] content = Files.readAllBytes(sst);
+        int at = indexOf(content, written.get(victim));
+        assertTrue(at > 0, "the record is stored as written");
+        try (RandomAccessFile file = new RandomAccessFile(sst.toFile(), "rw")) {
+            file.seek(at + 50);
+            file.write(content[at + 50] ^ 0x10);
+        }
+        try (Backend backend = open(dir)) {
+            assertThrows(CorruptStoreException.class, () -> backend.read(victim));
+            CorruptStoreException many = assertThrows(CorruptStoreException.class, () -> backend.readMany(ids));
+            assertEquals("rocksdb:" + dir.toAbsolutePath(), many.location());
+            assertTrue(many.getMessage().contains("checksum mismatch"), many.getMessage());
+            CorruptStoreException commit = assertThrows(CorruptStoreException.class,
+                    () -> backend.commit(new WriteSet().delete(victim)));
+            assertTrue(commit.getMessage().contains("nothing was written"), commit.getMessage());
+            // nothing was written, the store stays open, and a missing record is still null
+            assertEquals(written.size(), backend.statistics().objects());
+            assertArrayEquals(written.get(ids[0]), backend.readMany(new long[] {ids[0], ids[ids.length - 1] + 1})[0]);
+            assertEquals(null, backend.readMany(new long[] {ids[ids.length - 1] + 1})[0]);
+        }
+    }
+
+    private static int indexOf(byte[] haystack, byte[] needle) {
+        outer:
+        for (int i = 0; i <= haystack.length - needle.length; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return i;
+        }
+        return -1;
+    }
+
     @Test
     void damagedSstBlockIsReportedAsCorruptNeverAsWrongData(@TempDir Path dir) throws IOException {
         Map<Long, byte[]> written = populate(dir, 2000);
