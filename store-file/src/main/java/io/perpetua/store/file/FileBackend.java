@@ -116,6 +116,8 @@ public final class FileBackend implements Backend {
     private long nextId;
     private long logBytes;
     private long checkpointLogBytes;
+    /** The log bytes when a checkpoint last failed to be written: the next is due a checkpointBytes later. */
+    private long checkpointFailedLogBytes;
     private int checkpointSegment;
     private long checkpointSeq;
     private long freedSinceMaintenance;
@@ -721,7 +723,7 @@ public final class FileBackend implements Backend {
 
     /** The commit lock is held. */
     private void scheduleMaintenanceIfDue() {
-        boolean due = logBytes - checkpointLogBytes >= options.checkpointBytes()
+        boolean due = checkpointDue()
                 || (options.autoCompact() && (rolledSinceMaintenance
                         || freedSinceMaintenance >= options.segmentSize() / 4));
         if (due && !closing && maintenanceScheduled.compareAndSet(false, true)) {
@@ -731,6 +733,11 @@ public final class FileBackend implements Backend {
                 maintenanceScheduled.set(false); // closing
             }
         }
+    }
+
+    /** The commit lock is held. */
+    private boolean checkpointDue() {
+        return logBytes - Math.max(checkpointLogBytes, checkpointFailedLogBytes) >= options.checkpointBytes();
     }
 
     private void runMaintenance() {
@@ -753,7 +760,7 @@ public final class FileBackend implements Backend {
             boolean due;
             commitLock.lock();
             try {
-                due = !closed && logBytes - checkpointLogBytes >= options.checkpointBytes();
+                due = !closed && checkpointDue();
             } finally {
                 commitLock.unlock();
             }
@@ -774,7 +781,9 @@ public final class FileBackend implements Backend {
      * the index is copied. Returns when the checkpoint is durable.
      *
      * @throws StoreClosedException if the backend is closed
-     * @throws StorageException if it cannot be written (the backend then closes itself)
+     * @throws StorageException if the log cannot be synced (the backend then closes itself), or
+     *         the checkpoint file cannot be written (a full disk: the backend stays open, its log
+     *         keeps every commit, and the next checkpoint due tries again)
      */
     public void checkpoint() {
         ensureOpen();
@@ -798,7 +807,9 @@ public final class FileBackend implements Backend {
      * @return the bytes of segment files deleted
      * @throws StoreClosedException if the backend is closed
      * @throws CorruptStoreException if a live record to be copied is damaged (nothing is deleted)
-     * @throws StorageException if writing fails (the backend then closes itself)
+     * @throws StorageException if writing the log fails (the backend then closes itself), or
+     *         writing the checkpoint file (a full disk: the backend stays open, and nothing is
+     *         deleted)
      */
     public long compact() {
         ensureOpen();
@@ -856,7 +867,23 @@ public final class FileBackend implements Backend {
         try {
             StoreFiles.writeCheckpoint(dir, io, data);
         } catch (IOException e) {
-            throw fail("cannot write the checkpoint of " + location, e);
+            // The log was synced above and holds every commit; the checkpoint only shortens the
+            // next open. The old checkpoint is still in place (or, if only the directory sync
+            // failed, the new one: either is right, and nothing relies on the new one, since
+            // the state below is left as it was). So the store stays open, and the checkpoint is
+            // tried again when next due. A full disk must not close a store that only reads.
+            StoreFiles.deleteCheckpointTemp(dir);
+            commitLock.lock();
+            try {
+                checkpointFailedLogBytes = logBytes;
+            } finally {
+                commitLock.unlock();
+            }
+            LOG.log(System.Logger.Level.WARNING, "cannot write the checkpoint of " + location
+                    + "; the log keeps every commit, and the checkpoint is tried again later", e);
+            throw new StorageException("cannot write the checkpoint of " + location + " (the store stays open, and"
+                    + " its log keeps every commit; free disk space, and the checkpoint is written when next due): "
+                    + e, e);
         }
         commitLock.lock();
         try {
@@ -1209,7 +1236,11 @@ public final class FileBackend implements Backend {
                 }
             }
         } catch (PersistentStoreException e) {
-            error = e;
+            // A checkpoint file that could not be written (a full disk) loses nothing: the log
+            // was synced and keeps every commit; writeCheckpoint logged it.
+            if (closed) {
+                error = e;
+            }
         } finally {
             maintenanceLock.unlock();
             releaseResources();

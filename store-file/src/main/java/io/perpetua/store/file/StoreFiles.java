@@ -36,6 +36,15 @@ final class StoreFiles {
         return new Segment(number, path, Format.HEADER_SIZE, 0);
     }
 
+    /** Deletes a partly written checkpoint, if any, so that it holds no disk space. Never throws. */
+    static void deleteCheckpointTemp(Path dir) {
+        try {
+            Files.deleteIfExists(dir.resolve(Checkpoint.TEMP));
+        } catch (IOException | RuntimeException e) {
+            // The next open deletes it.
+        }
+    }
+
     /** Replaces the checkpoint atomically. */
     static void writeCheckpoint(Path dir, FileIO io, byte[] data) throws IOException {
         Path temp = dir.resolve(Checkpoint.TEMP);
