@@ -690,7 +690,8 @@ public final class FileBackend implements Backend {
     /**
      * Closes the active segment and begins the next: the old one is synced with its final
      * length in its header before the new one (created by rename) appears, so a segment that
-     * has a successor is always complete. The commit lock is held.
+     * has a successor is always complete; then the old one is sealed (see {@link Format}). The
+     * commit lock is held.
      */
     private void roll() {
         int number = active.number + 1;
@@ -699,9 +700,14 @@ public final class FileBackend implements Backend {
         }
         try {
             syncWithMark();
+            Segment fresh = StoreFiles.createSegment(dir, io, number, storeId, seq);
+            // The successor is durable: the seal says it exists, so that an open that finds
+            // this segment last knows the newer one was deleted. It needs no fsync of its own:
+            // lost in a power cut, only that check is lost.
+            byte[] seal = Format.seal(number);
+            writer.write(Format.SEAL_OFFSET, seal, 0, seal.length);
             writer.close();
             writer = null;
-            Segment fresh = StoreFiles.createSegment(dir, io, number, storeId, seq);
             writer = io.open(fresh.path, true);
             ReentrantReadWriteLock.WriteLock write = stateLock.writeLock();
             write.lock();

@@ -17,6 +17,8 @@ import java.util.zip.CRC32C;
  *  12  long  store id              (random, the same in every file of one store)
  *  20  int   CRC32C of bytes 0..20
  *  32  slot 0 | 64  slot 1         each: long seq, long committed length, int CRC32C of the 16 bytes
+ *  96  seal                        int magic "SEAL", int successor's number, int CRC32C of the 8 bytes;
+ *                                  zeros until the next segment is begun
  * 128  records...
  * </pre>
  * The two slots alternate (the slot of sequence number {@code s} is {@code s & 1}), so that a
@@ -25,6 +27,11 @@ import java.util.zip.CRC32C;
  * what it covers: a synced commit writes it after the commit's fsync (the next fsync makes it
  * durable), and a sync point (roll, checkpoint, close) syncs the records, writes it, and syncs
  * again. Recovery treats damage below it as corruption and damage above it as a torn tail.
+ * <p>
+ * The seal is written when the next segment is begun, after that segment (and the directory
+ * entry naming it) is durable, and reaches the disk with the operating system's writeback (no
+ * fsync of its own). A sealed segment with no successor is therefore a successor deleted, not a
+ * crash. Stores written before the seal existed have zeros there, which mean "not sealed".
  *
  * <h2>Record</h2>
  * <pre>
@@ -55,6 +62,9 @@ final class Format {
     static final int SLOT_BASE = 32;
     static final int SLOT_STRIDE = 32;
     static final int SLOT_SIZE = 20;
+    static final int SEAL_OFFSET = 96;
+    static final int SEAL_SIZE = 12;
+    static final int SEAL_MAGIC = 0x4c414553; // "SEAL"
 
     static final int RECORD_HEADER = 9;
     static final int PUT_OVERHEAD = RECORD_HEADER + 8;
@@ -205,6 +215,24 @@ final class Format {
         putLong(s, 8, committed);
         putInt(s, 16, crc(s, 0, 16));
         return s;
+    }
+
+    /** @return the seal of a segment whose successor is {@code successor} */
+    static byte[] seal(int successor) {
+        byte[] s = new byte[SEAL_SIZE];
+        putInt(s, 0, SEAL_MAGIC);
+        putInt(s, 4, successor);
+        putInt(s, 8, crc(s, 0, 8));
+        return s;
+    }
+
+    /** @return the successor a segment header's seal names, or -1 if it is not sealed */
+    static int sealedSuccessor(byte[] header) {
+        if (getInt(header, SEAL_OFFSET) != SEAL_MAGIC
+                || crc(header, SEAL_OFFSET, 8) != getInt(header, SEAL_OFFSET + 8)) {
+            return -1;
+        }
+        return getInt(header, SEAL_OFFSET + 4);
     }
 
     static long slotOffset(long seq) {

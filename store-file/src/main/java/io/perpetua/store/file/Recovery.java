@@ -239,7 +239,7 @@ final class Recovery {
         String where = segment.path.toString();
         try (FileChannel channel = FileChannel.open(segment.path, StandardOpenOption.READ)) {
             long size = channel.size();
-            long committed = Math.max(header(channel, size, segment), start);
+            long committed = Math.max(header(channel, size, segment, last), start);
             Scan scan = new Scan(channel, size, segment);
             scan.run(start);
             if (scan.commitEnd < committed) {
@@ -262,7 +262,7 @@ final class Recovery {
     }
 
     /** Checks a segment's header; returns its committed length (the newer valid slot). */
-    private long header(FileChannel channel, long size, Segment segment) throws IOException {
+    private long header(FileChannel channel, long size, Segment segment, boolean last) throws IOException {
         String where = segment.path.toString();
         if (size < Format.HEADER_SIZE) {
             throw new CorruptStoreException(where + " offset 0", "the file is " + size
@@ -300,6 +300,14 @@ final class Recovery {
         if (committed < 0) {
             throw new CorruptStoreException(where + " offset " + Format.SLOT_BASE,
                     "both commit slots of the segment header are damaged", null);
+        }
+        int successor = Format.sealedSuccessor(h);
+        if (last && successor > 0) {
+            // Sealed only once its successor was durable: the newest segment file, and the
+            // acknowledged commits in it, were deleted (or moved) since.
+            throw new CorruptStoreException(dir.resolve(Format.segmentName(successor)).toString(),
+                    "the segment file is missing, but " + segment.path.getFileName() + " was sealed when it was begun,"
+                    + " so it held the newest commits; put it back, or restore the store from a backup", null);
         }
         return committed;
     }

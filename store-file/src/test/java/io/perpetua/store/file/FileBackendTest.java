@@ -212,6 +212,36 @@ class FileBackendTest {
         assertEquals(size, Stores.size(segment), "nothing was cut");
     }
 
+    /**
+     * After a crash, the newest segment deleted: the store opened as it was before that
+     * segment's commits, silently (a middle segment deleted, or the newest cut by a byte, was
+     * reported). The segment before it was sealed when it was begun.
+     */
+    @Test
+    void aCrashImageWhoseNewestSegmentIsDeletedIsReported(@TempDir Path dir) throws IOException {
+        Path live = dir.resolve("live");
+        Path image = dir.resolve("image");
+        Path whole = dir.resolve("whole");
+        try (FileBackend b = Stores.open(live, "segmentSize=8k&autoCompact=false&checkpointBytes=1g")) {
+            long first = b.allocateIds(10);
+            for (int i = 0; i < 10; i++) {
+                b.commit(new WriteSet().put(first + i, bytes("order " + i + " " + "x".repeat(3000))).bind("last", first + i));
+            }
+            Stores.copy(live, image);
+            Stores.copy(live, whole);
+        }
+        try (FileBackend b = Stores.open(whole, "")) {
+            assertEquals(10, b.statistics().objects());
+        }
+        List<Path> segments = Stores.segmentFiles(image);
+        assertTrue(segments.size() >= 3, "the log spans segments: " + segments);
+        Path newest = segments.get(segments.size() - 1);
+        Files.delete(newest);
+        CorruptStoreException e = assertThrows(CorruptStoreException.class, () -> Stores.open(image, ""));
+        assertEquals(newest.toString(), e.location());
+        assertTrue(e.getMessage().contains("was sealed"), e.getMessage());
+    }
+
     @Test
     void aTruncatedSegmentIsReported(@TempDir Path dir) {
         Path live = dir.resolve("live");
