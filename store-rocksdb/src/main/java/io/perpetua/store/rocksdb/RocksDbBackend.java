@@ -312,7 +312,8 @@ final class RocksDbBackend implements Backend {
      * held. Not before that: a database whose creation was interrupted has no log yet, and
      * must open. rocksdbjni 11.0.4 has no setter for the option: it goes through RocksDB's
      * option parser. It cannot tell an emptied or shortened last log from one torn by a
-     * crash; nothing can, short of a write per commit outside the log.
+     * crash; nothing can, short of a write per commit outside the log (README, Known limits,
+     * says so).
      */
     private static DBOptions newDbOptions(boolean verifyWals) {
         if (!verifyWals) {
