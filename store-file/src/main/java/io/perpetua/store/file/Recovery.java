@@ -306,8 +306,9 @@ final class Recovery {
             // Sealed only once its successor was durable: the newest segment file, and the
             // acknowledged commits in it, were deleted (or moved) since.
             throw new CorruptStoreException(dir.resolve(Format.segmentName(successor)).toString(),
-                    "the segment file is missing, but " + segment.path.getFileName() + " was sealed when it was begun,"
-                    + " so it held the newest commits; put it back, or restore the store from a backup", null);
+                    "the segment file is missing, but " + segment.path.getFileName() + " was sealed when "
+                    + Format.segmentName(successor) + " was begun, so that one held the newest commits; put it back,"
+                    + " or restore the store from a backup", null);
         }
         return committed;
     }
