@@ -885,8 +885,6 @@ public final class FileBackend implements Backend {
             } finally {
                 commitLock.unlock();
             }
-            LOG.log(System.Logger.Level.WARNING, "cannot write the checkpoint of " + location
-                    + "; the log keeps every commit, and the checkpoint is tried again later", e);
             throw new StorageException("cannot write the checkpoint of " + location + " (the store stays open, and"
                     + " its log keeps every commit; free disk space, and the checkpoint is written when next due): "
                     + e, e);
@@ -1243,9 +1241,11 @@ public final class FileBackend implements Backend {
             }
         } catch (PersistentStoreException e) {
             // A checkpoint file that could not be written (a full disk) loses nothing: the log
-            // was synced and keeps every commit; writeCheckpoint logged it.
+            // was synced and keeps every commit; the next open replays it.
             if (closed) {
                 error = e;
+            } else {
+                LOG.log(System.Logger.Level.WARNING, "closing " + location + " without a new checkpoint", e);
             }
         } finally {
             maintenanceLock.unlock();
