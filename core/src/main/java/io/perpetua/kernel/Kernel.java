@@ -1275,6 +1275,9 @@ public final class Kernel implements PersistentStore {
             p.$perpetua$state(ObjectState.DIRTY);
             if (!closed) {
                 pending.put(p, h);
+                if (committing != null) {
+                    committing.writtenAgain(p); // by code the commit ran: still changed after it
+                }
             }
         }
     }
@@ -2135,7 +2138,11 @@ public final class Kernel implements PersistentStore {
         private final List<Handle> assigned = new ArrayList<>();
         /** The objects this commit encodes, marked {@link ObjectState#WRITING_NEW} or {@link ObjectState#WRITING_DIRTY} as it does. */
         private final List<Persistent> written = new ArrayList<>();
-        /** Objects of {@link #written} that the program wrote again while this commit ran, on its thread: dirty after it. */
+        /**
+         * Objects the program wrote while this commit ran, on its thread (its own code the
+         * encoder ran: a record's accessor, a {@code writeObject}), whether this commit writes
+         * them or not: still changed after it, and pending for the next.
+         */
         private final List<Persistent> writtenAgain = new ArrayList<>();
         /** The tracked containers whose note this commit forgot before reading them: noted again if it fails. */
         private final List<Tracked> untouched = new ArrayList<>();
@@ -2394,7 +2401,7 @@ public final class Kernel implements PersistentStore {
             }
         }
 
-        /** The program wrote an object this commit is writing, on the commit's thread (its own code the encoder ran). */
+        /** The program wrote an object while this commit ran, on the commit's thread (its own code the encoder ran). */
         void writtenAgain(Persistent p) {
             writtenAgain.add(p);
         }

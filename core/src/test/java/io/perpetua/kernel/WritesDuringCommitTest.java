@@ -155,6 +155,37 @@ class WritesDuringCommitTest {
         }
     }
 
+    /** A value whose accessor, which a commit calls to read it, writes the persistent {@link #TARGET}. */
+    record Touching(String name) {
+        static Node TARGET;
+
+        @Override
+        public String name() {
+            if (TARGET != null) {
+                TARGET.value(TARGET.value() + 1);
+            }
+            return name;
+        }
+    }
+
+    @Test
+    void anObjectTheProgramsOwnCodeWritesWhileACommitRunsStaysChangedForTheNextCommits() {
+        String uri = storeWith(new Node("root", 1));
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = store.fetch("root", Node.class);
+            Node counter = new Node("counter", 0);
+            store.inTransaction(() -> root.next(counter)); // committed: clean
+            Touching.TARGET = counter;
+            store.inTransaction(() -> root.any(new Touching("t"))); // the commit runs the accessor
+            Touching.TARGET = null;
+            store.inTransaction(() -> counter.value(counter.value() + 100));
+            assertEquals(101, counter.value());
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            assertEquals(101, store.fetch("root", Node.class).next().value());
+        }
+    }
+
     /** Commits {@code before}'s change while {@code during} runs on another thread, then commits again. */
     private static void runDuringCommit(String uri, Consumer<Node> before, Consumer<Node> during) {
         WriteDuringCommit backend = new WriteDuringCommit(Backends.open(URI.create(uri)));
