@@ -54,8 +54,9 @@ public final class PersistentClasses {
     /**
      * By class: for an inner, local or anonymous class, whose objects may be views of their outer
      * instance (such as the key set a map makes when first asked for it), the field that holds
-     * that instance, or {@link #UNKNOWN_OUTER} if it cannot be read (a compiler may leave it out
-     * of a class that never uses it); null for any other class.
+     * that instance, or {@link #UNKNOWN_OUTER} if it cannot be read; null for any other class,
+     * and for one that keeps no outer instance (a compiler leaves it out of a class that never
+     * uses it), whose objects are state.
      */
     private static final ClassValue<Object> VIEWS = new ClassValue<>() {
         @Override
@@ -74,7 +75,9 @@ public final class PersistentClasses {
                     }
                 }
             }
-            return UNKNOWN_OUTER;
+            // no outer instance kept (javac 18 and later leave it out of a class that never uses
+            // it): its objects cannot be views of anything, and are state
+            return null;
         }
     };
 
@@ -168,8 +171,9 @@ public final class PersistentClasses {
      * stored), made again when next asked for, as after deserialization. So putting one in place
      * of null, or of another, changes nothing stored. An object of an inner class whose outer
      * instance is another object is state, stored as it is (Joda-Time's chronologies keep the
-     * duration fields of their base's field objects there, which nothing would make again); one
-     * whose outer instance cannot be read is taken for a view.
+     * duration fields of their base's field objects there, which nothing would make again), and
+     * so is one that keeps no outer instance; one whose outer instance cannot be read is taken
+     * for a view.
      *
      * @param holder the object whose transient field it is, not null
      * @param value the field's value, or null

@@ -6,6 +6,7 @@ import java.lang.invoke.MethodHandles;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -89,5 +90,30 @@ class PersistentClassesTest {
     }
 
     static final class Unregistered {
+    }
+
+    /** An inner class that keeps its outer instance (this test), as a map's cached key set does. */
+    final class Inner extends io.perpetua.testmodel.Base {
+        Object outer() {
+            return PersistentClassesTest.this;
+        }
+    }
+
+    /** @return an object of a local class of a static method: it keeps no outer instance */
+    private static Persistent local() {
+        final class Local extends io.perpetua.testmodel.Base {
+        }
+        return new Local();
+    }
+
+    @Test
+    void anInnerObjectInATransientFieldIsAViewOnlyOfItsOuterInstance() {
+        Inner inner = new Inner();
+        assertTrue(PersistentClasses.storedAsNullInTransientField(this, inner), "a view of the holder");
+        assertFalse(PersistentClasses.storedAsNullInTransientField(new Object(), inner), "state of another's");
+        Persistent local = local();
+        assertNotNull(local.getClass().getEnclosingClass());
+        assertFalse(PersistentClasses.storedAsNullInTransientField(this, local),
+                "one that keeps no outer instance (javac 18+ leaves it out when unused) is state");
     }
 }
