@@ -2,6 +2,7 @@ package io.perpetua.kernel;
 
 import io.perpetua.NotPersistableException;
 import io.perpetua.kernel.ClassDescriptor.Kind;
+import io.perpetua.runtime.InheritedViews;
 import io.perpetua.runtime.Persistent;
 import io.perpetua.runtime.PersistentClasses;
 import io.perpetua.runtime.RecordWriter;
@@ -1159,6 +1160,12 @@ final class RecordEncoder implements RecordWriter {
                             + PersistentClasses.serializationMethod(info.type) + "), so its transient fields are stored too"
                     : field != null && index != PathNode.KEYED ? "; mark the field transient"
                     : "; keep it out of what is stored");
+        } else if (c.getName().startsWith(InheritedViews.class.getName() + "$")) {
+            // the wrapper a collection read from a store, or a class extending one, hands out
+            reason = "it is a view or iterator of a collection or map (its keySet, values, entrySet or iterator), which"
+                    + " belongs to the object that made it, and which a stored copy would no longer follow: store that"
+                    + " object, and take this from it where it is needed"
+                    + (field != null && index != PathNode.KEYED ? "; or mark the field transient" : "");
         } else if (perpetuaOwn(c)) {
             reason = "it is part of Perpetua (a store, or what serves one), which cannot be stored"
                     + (field != null && field.startsWith("this$") ? "; the field " + field + " is the hidden reference of an"

@@ -77,6 +77,28 @@ class ViewsAcrossCommitsTest {
         }
     }
 
+    @Test
+    void aWrappedViewStoredInAFieldIsRefusedAsAView() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = new Node("root");
+            root.any(new HashMap<>(Map.of("a", 1)));
+            store.inTransaction(() -> store.persist(root, "root"));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node root = store.fetch("root", Node.class);
+            Node holder = new Node("holder");
+            store.beginTransaction();
+            holder.any(map(root.any()).keySet());
+            root.next(holder);
+            io.perpetua.NotPersistableException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    io.perpetua.NotPersistableException.class, store::commitTransaction);
+            org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("it is a view or iterator of a collection or map"),
+                    e.getMessage());
+            store.abortTransaction();
+        }
+    }
+
     @SuppressWarnings("unchecked")
     private static Map<String, Integer> map(Object o) {
         return (Map<String, Integer>) o;
