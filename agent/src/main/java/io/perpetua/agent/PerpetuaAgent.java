@@ -83,7 +83,7 @@ public final class PerpetuaAgent {
         ClassFilter filter = new ClassFilter(options.include(), options.exclude());
         PerpetuaTransformer transformer = new PerpetuaTransformer(new ClassRewriter(filter), listener,
                 options.failFast(), options.dump());
-        transformer.moduleAccess((module, loader, packageName) -> grant(instrumentation, module, loader, packageName));
+        transformer.moduleAccess((module, loader) -> grant(instrumentation, module, loader));
         instrumentation.addTransformer(transformer, false);
         String version = PerpetuaAgent.class.getPackage().getImplementationVersion();
         System.setProperty(AGENT_PROPERTY, version == null ? "unknown" : version);
@@ -122,23 +122,28 @@ public final class PerpetuaAgent {
     /**
      * Makes a named module read the module of perpetua-core its class loader sees (an automatic
      * module on the module path, or the class path's unnamed module, where {@code -javaagent}
-     * puts the agent's copy), and opens a package of it to that module: a modular application's
+     * puts the agent's copy), and opens its packages to that module: a modular application's
      * domain classes, rewritten, implement {@code io.perpetua.runtime.Persistent}, and the kernel
-     * reads their records and makes their objects. Nothing if the module has both already.
+     * reads their records and enum constants and makes their objects. Nothing is changed that the
+     * module grants already.
      */
-    static void grant(Instrumentation instrumentation, Module module, ClassLoader loader, String packageName) {
+    static void grant(Instrumentation instrumentation, Module module, ClassLoader loader) {
         Module core;
         try {
             core = Class.forName("io.perpetua.runtime.Persistent", false, loader).getModule();
         } catch (ClassNotFoundException e) {
             throw new IllegalStateException("its class loader does not find perpetua-core", e);
         }
+        java.util.Map<String, java.util.Set<Module>> opens = new java.util.HashMap<>();
+        for (String p : module.getPackages()) {
+            if (!module.isOpen(p, core)) {
+                opens.put(p, java.util.Set.of(core));
+            }
+        }
         boolean reads = module.canRead(core);
-        boolean open = packageName.isEmpty() || module.isOpen(packageName, core);
-        if (!reads || !open) {
+        if (!reads || !opens.isEmpty()) {
             instrumentation.redefineModule(module, reads ? java.util.Set.of() : java.util.Set.of(core), java.util.Map.of(),
-                    open ? java.util.Map.of() : java.util.Map.of(packageName, java.util.Set.of(core)),
-                    java.util.Set.of(), java.util.Map.of());
+                    opens, java.util.Set.of(), java.util.Map.of());
         }
     }
 

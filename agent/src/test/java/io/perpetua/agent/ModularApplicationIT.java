@@ -23,12 +23,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * that knows nothing of persistence (it neither requires perpetua-core nor opens a package),
  * perpetua-core and the file store on the module path. Rewritten, the classes implement
  * {@code io.perpetua.runtime.Persistent}: the agent makes their module read perpetua-core and
- * open their package to it. Until session 41 the first {@code new Order(...)} failed with
- * {@code IllegalAccessError: ... module shop.model does not read module perpetua.core}.
+ * open its packages to it, records-only ones too. Until session 41 the first
+ * {@code new Order(...)} failed with {@code IllegalAccessError: ... module shop.model does not
+ * read module perpetua.core}.
  */
 class ModularApplicationIT {
     private static final Map<String, String> SOURCES = Map.of(
-            "shop.model/module-info.java", "module shop.model { exports shop.model; }",
+            "shop.model/module-info.java", "module shop.model { exports shop.model; exports shop.model.money; }",
             "shop.model/shop/model/Order.java", """
                     package shop.model;
                     import java.util.ArrayList;
@@ -42,20 +43,26 @@ class ModularApplicationIT {
                     }
                     """,
             "shop.model/shop/model/Line.java", "package shop.model; public record Line(String item, int quantity) { }",
+            "shop.model/shop/model/money/Money.java",
+            "package shop.model.money; public record Money(long cents, String currency) { }",
             "shop.app/module-info.java", "module shop.app { requires shop.model; requires perpetua.core; }",
             "shop.app/shop/app/Main.java", """
                     package shop.app;
                     import io.perpetua.PersistentStore;
                     import shop.model.Order;
+                    import shop.model.money.Money;
                     public class Main {
                         public static void main(String[] a) {
-                            try (PersistentStore s = PersistentStore.open("file:" + a[0])) {
-                                Order o = new Order("ada");
-                                o.add("tea", 2);
-                                s.inTransaction(() -> s.persist(o, "order"));
-                            }
-                            try (PersistentStore s = PersistentStore.open("file:" + a[0])) {
-                                System.out.println(s.fetch("order", Order.class));
+                            try (PersistentStore s = PersistentStore.open("file:" + a[1])) {
+                                if (a[0].equals("write")) {
+                                    // a record of a package no rewritten class was loaded from, first
+                                    s.inTransaction(() -> s.persist(new Money(250, "EUR"), "price"));
+                                    Order o = new Order("ada");
+                                    o.add("tea", 2);
+                                    s.inTransaction(() -> s.persist(o, "order"));
+                                } else {
+                                    System.out.println(s.fetch("price", Money.class) + " " + s.fetch("order", Order.class));
+                                }
                             }
                         }
                     }
@@ -67,10 +74,13 @@ class ModularApplicationIT {
         Files.copy(Path.of(jarOnTestClassPath("perpetua-core")), lib.resolve("perpetua-core.jar"));
         Files.copy(Path.of(jarOnTestClassPath("perpetua-store-file")), lib.resolve("perpetua-store-file.jar"));
         Path mods = compile(dir, lib);
-        Run run = ForkedJvm.java(JDK17, List.of(agent("failFast"), "-p", mods + File.pathSeparator + lib), dir.toString(),
-                120, "-m", "shop.app/shop.app.Main", dir.resolve("store").toString());
-        assertEquals(0, run.exit(), run::toString);
-        assertEquals("ada [Line[item=tea, quantity=2]]\n", run.out(), run::toString);
+        for (String mode : List.of("write", "read")) { // the read in a new JVM: the record is the first class it loads
+            Run run = ForkedJvm.java(JDK17, List.of(agent("failFast"), "-p", mods + File.pathSeparator + lib),
+                    dir.toString(), 120, "-m", "shop.app/shop.app.Main", mode, dir.resolve("store").toString());
+            assertEquals(0, run.exit(), run::toString);
+            assertEquals(mode.equals("write") ? "" : "Money[cents=250, currency=EUR] ada [Line[item=tea, quantity=2]]\n",
+                    run.out(), run::toString);
+        }
     }
 
     private static Path compile(Path dir, Path lib) throws Exception {

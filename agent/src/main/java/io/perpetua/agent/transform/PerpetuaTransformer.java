@@ -30,18 +30,25 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
     private ModuleAccess moduleAccess;
 
     /**
-     * What a class of a named module needs once rewritten: its module must read perpetua-core's
-     * (the class implements {@code io.perpetua.runtime.Persistent} and calls the runtime), and
-     * open the class's package to it (the kernel reads records and makes objects there).
+     * The named modules granted access to perpetua-core so far, each with null once granted, or
+     * why it could not be. Weak keys: a module goes with its layer.
+     */
+    private final java.util.Map<Module, Throwable> granted = new java.util.WeakHashMap<>();
+    private static final Throwable GRANTED = new Throwable("granted");
+
+    /**
+     * What the classes of a named module need: the module must read perpetua-core's (a rewritten
+     * class implements {@code io.perpetua.runtime.Persistent} and calls the runtime), and open
+     * its packages to it (the kernel reads records and enum constants and makes objects there,
+     * in packages that may hold no rewritten class at all).
      */
     @FunctionalInterface
     public interface ModuleAccess {
         /**
-         * @param module the named module of a class just rewritten
+         * @param module a named module whose class is being loaded
          * @param loader its class loader
-         * @param packageName its package, dotted
          */
-        void grant(Module module, ClassLoader loader, String packageName);
+        void grant(Module module, ClassLoader loader);
     }
 
     /**
@@ -64,27 +71,45 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
     }
 
     /**
-     * As {@link #transform(ClassLoader, String, Class, ProtectionDomain, byte[])}; a class of a
-     * named module that is rewritten is granted access to perpetua-core first: without it the JVM
-     * refuses to define it ({@code IllegalAccessError: ... does not read module perpetua.core}).
+     * As {@link #transform(ClassLoader, String, Class, ProtectionDomain, byte[])}; the first class
+     * of a named module gets the module access to perpetua-core, for all its packages: without
+     * it the JVM refuses to define a rewritten class ({@code IllegalAccessError: ... does not
+     * read module perpetua.core}), and the kernel cannot read a record or an enum of a package
+     * no rewritten class was loaded from yet.
      */
     @Override
     public byte[] transform(Module module, ClassLoader loader, String className, Class<?> classBeingRedefined,
                             ProtectionDomain protectionDomain, byte[] classfileBuffer) {
+        Throwable denied = null;
+        if (module != null && module.isNamed() && moduleAccess != null && className != null && !isJdkLoader(loader)
+                && !className.startsWith("io/perpetua/")) { // perpetua-core's own module: granting loads its classes
+            denied = grant(module, loader);
+        }
         byte[] rewritten = transform(loader, className, classBeingRedefined, protectionDomain, classfileBuffer);
-        if (rewritten != null && module != null && module.isNamed() && moduleAccess != null) {
-            int slash = className.lastIndexOf('/');
-            String packageName = slash < 0 ? "" : className.substring(0, slash).replace('/', '.');
-            try {
-                moduleAccess.grant(module, loader, packageName);
-            } catch (Throwable t) {
-                failed(className.replace('/', '.'), loader, new IllegalStateException("its module " + module.getName()
-                        + " cannot be given access to perpetua-core (give it with --add-reads " + module.getName()
-                        + "=ALL-UNNAMED, or =perpetua.core if perpetua-core is on the module path)", t));
-                return null;
-            }
+        if (rewritten != null && denied != null) {
+            failed(className.replace('/', '.'), loader, new IllegalStateException("its module " + module.getName()
+                    + " cannot be given access to perpetua-core (give it with --add-reads " + module.getName()
+                    + "=ALL-UNNAMED, or =perpetua.core if perpetua-core is on the module path, and --add-opens)", denied));
+            return null;
         }
         return rewritten;
+    }
+
+    /** @return null once the module has access to perpetua-core, else why it could not be given */
+    private Throwable grant(Module module, ClassLoader loader) {
+        synchronized (granted) {
+            Throwable was = granted.get(module);
+            if (was == null) {
+                try {
+                    moduleAccess.grant(module, loader);
+                    was = GRANTED;
+                } catch (Throwable t) {
+                    was = t;
+                }
+                granted.put(module, was);
+            }
+            return was == GRANTED ? null : was;
+        }
     }
 
     @Override
