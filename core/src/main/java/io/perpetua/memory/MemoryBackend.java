@@ -79,6 +79,15 @@ public final class MemoryBackend implements Backend {
         this.location = location;
     }
 
+    /** @return a named store's location: its name percent-encoded, so that opening the location opens the store */
+    private static String location(String name) {
+        try {
+            return new java.net.URI("memory", name, null).toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalArgumentException("not a store name: " + name, e);
+        }
+    }
+
     /**
      * Opens a memory store.
      *
@@ -92,7 +101,7 @@ public final class MemoryBackend implements Backend {
             return new MemoryBackend(new Store(), "memory:(anonymous " + ANONYMOUS.incrementAndGet() + ")");
         }
         Store store = NAMED.computeIfAbsent(name, n -> new Store());
-        String location = "memory:" + name;
+        String location = location(name);
         if (!store.inUse.compareAndSet(false, true)) {
             throw new StoreLockedException(location, null);
         }

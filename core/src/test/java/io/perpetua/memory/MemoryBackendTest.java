@@ -45,6 +45,24 @@ class MemoryBackendTest {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
+    /** A name holding '%', '#' or a space: its location is a URI that opens the same store. */
+    @Test
+    void aNamedStoresLocationReopensIt() {
+        for (String uri : List.of("memory:memory-test-a%2541", "memory:memory-test-shop%231", "memory:memory-test-x%20y")) {
+            String location;
+            try (Backend b = Backends.open(URI.create(uri))) {
+                location = b.location();
+                assertEquals(uri, location);
+                WriteSet w = new WriteSet();
+                w.bind("here", 1);
+                b.commit(w);
+            }
+            try (Backend again = Backends.open(URI.create(location))) {
+                assertEquals(1L, again.names().get("here"), location);
+            }
+        }
+    }
+
     @Test
     void serviceLoaderFindsTheProvider() {
         assertInstanceOf(MemoryBackendProvider.class, Backends.provider("memory"));
