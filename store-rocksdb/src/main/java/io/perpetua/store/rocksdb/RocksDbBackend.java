@@ -151,6 +151,8 @@ final class RocksDbBackend implements Backend {
     private final List<AutoCloseable> natives;
 
     private final ReentrantReadWriteLock lifecycle = new ReentrantReadWriteLock();
+    /** This store's entry in {@link #OPEN_DIRECTORIES}, set once it is open. */
+    private Object directoryKey;
     /** Written under the write lock; read under the read lock. */
     private boolean closed;
     /** The first fatal error; once set, every call throws {@link StoreClosedException}. */
@@ -222,10 +224,18 @@ final class RocksDbBackend implements Backend {
         } catch (IOException e) {
             throw new StorageException("cannot resolve the store directory " + location, e);
         }
+        // A directory mounted twice (a bind mount) has two real paths: RocksDB's check by path
+        // lets both in, and two databases over one directory destroy it. Keyed by the file
+        // system's identity of the directory (device and inode), the second is refused.
+        Object key = directoryKey(dir);
+        if (!OPEN_DIRECTORIES.add(key)) {
+            throw new StoreLockedException(location, null);
+        }
 
         // Every native object goes into this list as soon as it exists, so that a failure at
         // any point closes exactly what was made, once, in reverse order.
         List<AutoCloseable> made = new ArrayList<>();
+        boolean opened = false;
         try {
             Cache cache = add(made, new LRUCache(tuning.blockCacheBytes()));
             Filter bloom = tuning.bloomBitsPerKey() > 0 ? add(made, new BloomFilter(tuning.bloomBitsPerKey())) : null;
@@ -292,7 +302,9 @@ final class RocksDbBackend implements Backend {
 
             RocksDbBackend backend = new RocksDbBackend(dir, location, sync, db, handles,
                     commitOptions, syncOptions, reservationOptions, readOptions, reverse(made));
+            backend.directoryKey = key;
             backend.initialize();
+            opened = true;
             return backend;
         } catch (RocksDBException e) {
             closeAll(reverse(made), null);
@@ -300,6 +312,23 @@ final class RocksDbBackend implements Backend {
         } catch (RuntimeException | Error e) {
             closeAll(reverse(made), e);
             throw e;
+        } finally {
+            if (!opened) {
+                OPEN_DIRECTORIES.remove(key);
+            }
+        }
+    }
+
+    /** The directories of the stores open in this JVM, by {@link #directoryKey}. */
+    private static final java.util.Set<Object> OPEN_DIRECTORIES = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** @return what identifies a directory whatever path reaches it: its file key (device and inode), else its real path */
+    private static Object directoryKey(Path realDirectory) {
+        try {
+            Object key = Files.readAttributes(realDirectory, java.nio.file.attribute.BasicFileAttributes.class).fileKey();
+            return key != null ? key : realDirectory.toString();
+        } catch (IOException e) {
+            return realDirectory.toString();
         }
     }
 
@@ -1209,6 +1238,7 @@ final class RocksDbBackend implements Backend {
                 }
             }
             failure = closeAll(natives, failure);
+            OPEN_DIRECTORIES.remove(directoryKey);
             if (failure != null && fatal == null) {
                 throw new StorageException("closing " + location + " failed", failure);
             }
