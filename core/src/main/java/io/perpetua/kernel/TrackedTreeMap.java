@@ -55,7 +55,7 @@ final class TrackedTreeMap<K, V> extends TreeMap<K, V> implements Tracked {
     @Override public Collection<V> values() { return InheritedViews.collection(this, super.values()); }
     @Override public Set<Map.Entry<K, V>> entrySet() { return InheritedViews.entrySet(this, super.entrySet()); }
     @Override public NavigableSet<K> navigableKeySet() { return InheritedViews.navigableSet(this, super.navigableKeySet()); }
-    @Override public NavigableSet<K> descendingKeySet() { touched = true; return super.descendingKeySet(); }
+    @Override public NavigableSet<K> descendingKeySet() { return InheritedViews.navigableSet(this, super.descendingKeySet()); }
     @Override public NavigableMap<K, V> descendingMap() { touched = true; return super.descendingMap(); }
     @Override public NavigableMap<K, V> headMap(K to, boolean inclusive) { touched = true; return super.headMap(to, inclusive); }
     @Override public SortedMap<K, V> headMap(K to) { touched = true; return super.headMap(to); }

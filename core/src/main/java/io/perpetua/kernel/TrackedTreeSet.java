@@ -6,7 +6,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.NavigableSet;
-import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.function.Predicate;
 
@@ -44,14 +43,15 @@ final class TrackedTreeSet<E> extends TreeSet<E> implements Tracked {
     @Override public E pollLast() { touched = true; return super.pollLast(); }
     @Override public Iterator<E> iterator() { return InheritedViews.iterator(this, super.iterator()); }
     @Override public Iterator<E> descendingIterator() { return InheritedViews.iterator(this, super.descendingIterator()); }
-    @Override public NavigableSet<E> descendingSet() { touched = true; return super.descendingSet(); }
-    @Override public NavigableSet<E> headSet(E to, boolean inclusive) { touched = true; return super.headSet(to, inclusive); }
-    @Override public SortedSet<E> headSet(E to) { touched = true; return super.headSet(to); }
-    @Override public NavigableSet<E> tailSet(E from, boolean inclusive) { touched = true; return super.tailSet(from, inclusive); }
-    @Override public SortedSet<E> tailSet(E from) { touched = true; return super.tailSet(from); }
+    // the views of a range or order: wrapped, so that a change through one kept across a commit
+    // is noted (Java 21's reversed() is the descending set)
+    @Override public java.util.SortedSet<E> headSet(E to) { return headSet(to, false); }
+    @Override public java.util.SortedSet<E> tailSet(E from) { return tailSet(from, true); }
+    @Override public java.util.SortedSet<E> subSet(E from, E to) { return subSet(from, true, to, false); }
+    @Override public NavigableSet<E> descendingSet() { return InheritedViews.navigableSet(this, super.descendingSet()); }
+    @Override public NavigableSet<E> headSet(E to, boolean inclusive) { return InheritedViews.navigableSet(this, super.headSet(to, inclusive)); }
+    @Override public NavigableSet<E> tailSet(E from, boolean inclusive) { return InheritedViews.navigableSet(this, super.tailSet(from, inclusive)); }
     @Override public NavigableSet<E> subSet(E from, boolean fromInclusive, E to, boolean toInclusive) {
-        touched = true;
-        return super.subSet(from, fromInclusive, to, toInclusive);
+        return InheritedViews.navigableSet(this, super.subSet(from, fromInclusive, to, toInclusive));
     }
-    @Override public SortedSet<E> subSet(E from, E to) { touched = true; return super.subSet(from, to); }
 }

@@ -37,7 +37,9 @@ class ViewsAcrossCommitsTest {
                     new HashSet<>(Set.of("a", "b")),
                     new TreeMap<>(Map.of("a", 1, "b", 2)),
                     new TreeSet<>(Set.of("a", "b")),
-                    new ArrayDeque<>(List.of("a", "b"))});
+                    new ArrayDeque<>(List.of("a", "b")),
+                    new TreeMap<>(Map.of("a", 1, "b", 2)),
+                    new TreeSet<>(Set.of("a", "b", "c", "d"))});
             store.inTransaction(() -> store.persist(root, "root"));
         }
         try (PersistentStore store = TestStores.open(uri)) {
@@ -49,8 +51,12 @@ class ViewsAcrossCommitsTest {
             NavigableSet<String> sortedKeys = ((TreeMap<String, Integer>) map(c[3])).navigableKeySet();
             Iterator<?> sortedElements = ((TreeSet<?>) c[4]).descendingIterator();
             Iterator<?> queued = ((ArrayDeque<?>) c[5]).iterator();
+            NavigableSet<String> descendingKeys = ((TreeMap<String, Integer>) map(c[6])).descendingKeySet();
+            @SuppressWarnings("unchecked") TreeSet<String> sorted = (TreeSet<String>) c[7];
+            java.util.SortedSet<String> head = sorted.headSet("b");
+            NavigableSet<String> descending = sorted.descendingSet();
             store.commitTransaction();
-            for (Object container : c) {
+            for (Object container : java.util.Arrays.copyOf(c, 6)) { // the last two: asking for their views notes them
                 assertFalse(((Tracked) container).$perpetua$touched(), "asking for a view changes nothing: "
                         + container.getClass().getSimpleName());
             }
@@ -65,6 +71,11 @@ class ViewsAcrossCommitsTest {
             queued.next();
             queued.remove();
             store.commitTransaction();
+            store.beginTransaction(); // a second commit: one after asking for the view no longer sees it
+            descendingKeys.pollFirst();
+            head.clear();
+            descending.pollFirst();
+            store.commitTransaction();
         }
         try (PersistentStore store = TestStores.open(uri)) {
             Object[] c = (Object[]) store.fetch("root", Node.class).any();
@@ -74,6 +85,8 @@ class ViewsAcrossCommitsTest {
             assertEquals(Map.of("b", 2), c[3]);
             assertEquals(Set.of("a"), c[4]);
             assertEquals(List.of("b"), List.copyOf((ArrayDeque<?>) c[5]));
+            assertEquals(Map.of("a", 1), c[6]);
+            assertEquals(Set.of("b", "c"), c[7]);
         }
     }
 
