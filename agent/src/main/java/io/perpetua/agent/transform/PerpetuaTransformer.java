@@ -34,7 +34,6 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
      * why it could not be. Weak keys: a module goes with its layer.
      */
     private final java.util.Map<Module, Throwable> granted = new java.util.WeakHashMap<>();
-    private static final Throwable GRANTED = new Throwable("granted");
 
     /**
      * What the classes of a named module need: the module must read perpetua-core's (a rewritten
@@ -98,17 +97,16 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
     /** @return null once the module has access to perpetua-core, else why it could not be given */
     private Throwable grant(Module module, ClassLoader loader) {
         synchronized (granted) {
-            Throwable was = granted.get(module);
-            if (was == null) {
+            if (!granted.containsKey(module)) {
+                Throwable denied = null;
                 try {
                     moduleAccess.grant(module, loader);
-                    was = GRANTED;
                 } catch (Throwable t) {
-                    was = t;
+                    denied = t;
                 }
-                granted.put(module, was);
+                granted.put(module, denied);
             }
-            return was == GRANTED ? null : was;
+            return granted.get(module);
         }
     }
 
