@@ -385,7 +385,7 @@ final class RocksDbBackend implements Backend {
 
     private static void loadLibrary(String location) {
         try {
-            RocksDB.loadLibrary();
+            NativeLibrary.load();
         } catch (UnsatisfiedLinkError | RuntimeException e) {
             throw new StorageException("cannot load the RocksDB native library for " + location
                     + " (is this platform supported by rocksdbjni?)", e);

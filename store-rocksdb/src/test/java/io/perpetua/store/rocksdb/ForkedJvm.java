@@ -14,9 +14,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A child JVM running a main class of the test class path, with its standard output read line
- * by line. The child's {@code java.io.tmpdir} is a directory of the test's own, because
- * rocksdbjni copies its 16 MB native library there and a child killed with SIGKILL cannot
- * delete its copy.
+ * by line. The child's {@code java.io.tmpdir} is a directory of the test's own, so that what the
+ * child leaves there (the kept copy of RocksDB's native library, {@link NativeLibrary}) goes with
+ * the test.
  */
 final class ForkedJvm implements AutoCloseable {
     private static final String END = "\u0000end";
@@ -47,6 +47,11 @@ final class ForkedJvm implements AutoCloseable {
      * its standard output.
      */
     static ForkedJvm start(Path tmpDir, Class<?> mainClass, String... args) throws IOException {
+        return start(tmpDir, List.of(), mainClass, args);
+    }
+
+    /** Starts the child as {@link #start(Path, Class, String...)} does, with more JVM options. */
+    static ForkedJvm start(Path tmpDir, List<String> jvmOptions, Class<?> mainClass, String... args) throws IOException {
         Files.createDirectories(tmpDir);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -54,6 +59,7 @@ final class ForkedJvm implements AutoCloseable {
         command.add("-XX:TieredStopAtLevel=1");
         command.add("--enable-native-access=ALL-UNNAMED"); // RocksDB's JNI library: no JDK 24+ warning (JEP 472)
         command.add("-Djava.io.tmpdir=" + tmpDir);
+        command.addAll(jvmOptions);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass.getName());
