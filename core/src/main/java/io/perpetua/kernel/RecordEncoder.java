@@ -1162,7 +1162,8 @@ final class RecordEncoder implements RecordWriter {
                     : "; keep it out of what is stored");
         } else if (c.getName().startsWith(InheritedViews.class.getName() + "$")) {
             // the wrapper a collection read from a store, or a class extending one, hands out
-            reason = "it is a view or iterator of a collection or map (its keySet, values, entrySet or iterator), which"
+            reason = "it is a view or iterator of a collection or map (its keySet, values, entrySet, iterator, subList,"
+                    + " or a range or descending view), which"
                     + " belongs to the object that made it, and which a stored copy would no longer follow: store that"
                     + " object, and take this from it where it is needed"
                     + (field != null && index != PathNode.KEYED ? "; or mark the field transient" : "");

@@ -43,7 +43,7 @@ final class TrackedArrayList<E> extends ArrayList<E> implements Tracked {
     @Override public Iterator<E> iterator() { touched = true; return super.iterator(); }
     @Override public ListIterator<E> listIterator() { touched = true; return super.listIterator(); }
     @Override public ListIterator<E> listIterator(int index) { touched = true; return super.listIterator(index); }
-    @Override public List<E> subList(int from, int to) { touched = true; return super.subList(from, to); }
+    @Override public List<E> subList(int from, int to) { return io.perpetua.runtime.InheritedViews.list(this, super.subList(from, to)); }
 
     // Java 21's SequencedCollection methods, written with Java 17's API (ArrayList overrides
     // them from 21 on, so these declarations override them there).

@@ -56,14 +56,14 @@ final class TrackedTreeMap<K, V> extends TreeMap<K, V> implements Tracked {
     @Override public Set<Map.Entry<K, V>> entrySet() { return InheritedViews.entrySet(this, super.entrySet()); }
     @Override public NavigableSet<K> navigableKeySet() { return InheritedViews.navigableSet(this, super.navigableKeySet()); }
     @Override public NavigableSet<K> descendingKeySet() { return InheritedViews.navigableSet(this, super.descendingKeySet()); }
-    @Override public NavigableMap<K, V> descendingMap() { touched = true; return super.descendingMap(); }
-    @Override public NavigableMap<K, V> headMap(K to, boolean inclusive) { touched = true; return super.headMap(to, inclusive); }
-    @Override public SortedMap<K, V> headMap(K to) { touched = true; return super.headMap(to); }
-    @Override public NavigableMap<K, V> tailMap(K from, boolean inclusive) { touched = true; return super.tailMap(from, inclusive); }
-    @Override public SortedMap<K, V> tailMap(K from) { touched = true; return super.tailMap(from); }
+    // the views of a range or order: wrapped, so that a change through one kept across a commit is noted
+    @Override public NavigableMap<K, V> descendingMap() { return InheritedViews.navigableMap(this, super.descendingMap()); }
+    @Override public NavigableMap<K, V> headMap(K to, boolean inclusive) { return InheritedViews.navigableMap(this, super.headMap(to, inclusive)); }
+    @Override public SortedMap<K, V> headMap(K to) { return headMap(to, false); }
+    @Override public NavigableMap<K, V> tailMap(K from, boolean inclusive) { return InheritedViews.navigableMap(this, super.tailMap(from, inclusive)); }
+    @Override public SortedMap<K, V> tailMap(K from) { return tailMap(from, true); }
     @Override public NavigableMap<K, V> subMap(K from, boolean fromInclusive, K to, boolean toInclusive) {
-        touched = true;
-        return super.subMap(from, fromInclusive, to, toInclusive);
+        return InheritedViews.navigableMap(this, super.subMap(from, fromInclusive, to, toInclusive));
     }
-    @Override public SortedMap<K, V> subMap(K from, K to) { touched = true; return super.subMap(from, to); }
+    @Override public SortedMap<K, V> subMap(K from, K to) { return subMap(from, true, to, false); }
 }

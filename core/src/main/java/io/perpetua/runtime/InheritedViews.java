@@ -4,14 +4,22 @@ import java.util.AbstractCollection;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.List;
 import java.util.ListIterator;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.Objects;
+import java.util.RandomAccess;
 import java.util.Set;
+import java.util.SortedMap;
 import java.util.SortedSet;
+import java.util.function.BiConsumer;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 /**
  * The iterators and views a rewritten class that extends a JDK collection or map
@@ -20,10 +28,13 @@ import java.util.function.Predicate;
  * {@code setValue}, a {@code pollFirst}) marks the object dirty first, while reading through them
  * marks nothing. So a {@code for} loop over such an object, or its {@code toString}, does not
  * make the next commit write it. The generated overrides of {@code iterator()},
- * {@code listIterator()}, {@code keySet()}, {@code values()}, {@code entrySet()} and the
- * navigable key and descending sets call these after the read check. The kernel's tracked
- * collections ({@link Owner}) hand out the same wrappers, which note a change instead.
- * A wrapper is a new object each call; equality, hash code and string form are the view's.
+ * {@code listIterator()}, {@code keySet()}, {@code values()}, {@code entrySet()}, the
+ * navigable key and descending sets, the range views of sorted sets and maps and
+ * {@code subList} call these after the read check. The kernel's tracked collections
+ * ({@link Owner}) hand out the same wrappers, which note a change instead. A wrapper is a new
+ * object each call (a view already wrapped for the same owner is returned as it is: a JDK
+ * method may make its view through another that was wrapped); equality, hash code and string
+ * form are the view's.
  * Not thread-safe, like the views they wrap.
  */
 public final class InheritedViews {
@@ -58,12 +69,32 @@ public final class InheritedViews {
 
     /** @see #navigableSet(Persistent, NavigableSet) */
     public static <E> NavigableSet<E> navigableSet(Owner owner, NavigableSet<E> view) {
-        return new CheckedNavigableSet<>(owner, view);
+        return checkedNavigableSet(owner, view);
     }
 
     /** @see #entrySet(Persistent, Set) */
     public static <K, V> Set<Map.Entry<K, V>> entrySet(Owner owner, Set<Map.Entry<K, V>> view) {
         return new CheckedEntrySet<>(owner, view);
+    }
+
+    /** @see #list(Persistent, List) */
+    public static <E> List<E> list(Owner owner, List<E> view) {
+        return checkedList(owner, view);
+    }
+
+    /** @see #sortedSet(Persistent, SortedSet) */
+    public static <E> SortedSet<E> sortedSet(Owner owner, SortedSet<E> view) {
+        return checkedSortedSet(owner, view);
+    }
+
+    /** @see #navigableMap(Persistent, NavigableMap) */
+    public static <K, V> NavigableMap<K, V> navigableMap(Owner owner, NavigableMap<K, V> view) {
+        return checkedNavigableMap(owner, view);
+    }
+
+    /** @see #sortedMap(Persistent, SortedMap) */
+    public static <K, V> SortedMap<K, V> sortedMap(Owner owner, SortedMap<K, V> view) {
+        return checkedSortedMap(owner, view);
     }
 
     /** Tells the owner a change is about to be made through one of its views. */
@@ -117,7 +148,7 @@ public final class InheritedViews {
      * @return the view, whose changes (and those of the views it gives) mark the owner dirty first
      */
     public static <E> NavigableSet<E> navigableSet(Persistent owner, NavigableSet<E> view) {
-        return new CheckedNavigableSet<>(owner, view);
+        return checkedNavigableSet(owner, view);
     }
 
     /**
@@ -127,6 +158,81 @@ public final class InheritedViews {
      */
     public static <K, V> Set<Map.Entry<K, V>> entrySet(Persistent owner, Set<Map.Entry<K, V>> view) {
         return new CheckedEntrySet<>(owner, view);
+    }
+
+    /**
+     * @param owner the list the view shows part of, not null
+     * @param view its JDK sub-list, not null
+     * @return the view, whose changes (and those of its iterators and sub-lists) mark the owner dirty first
+     */
+    public static <E> List<E> list(Persistent owner, List<E> view) {
+        return checkedList(owner, view);
+    }
+
+    /**
+     * @param owner the sorted set the view shows part of, not null
+     * @param view its JDK head, tail or sub set, not null
+     * @return the view, checked as {@link #navigableSet(Persistent, NavigableSet)} checks one; a
+     *         view that is not a navigable set marks the owner dirty now instead
+     */
+    public static <E> SortedSet<E> sortedSet(Persistent owner, SortedSet<E> view) {
+        return checkedSortedSet(owner, view);
+    }
+
+    /**
+     * @param owner the sorted map the view shows (part of), not null
+     * @param view its JDK head, tail, sub or descending map, not null
+     * @return the view, whose changes (and those of its entries and the views it gives) mark the owner dirty first
+     */
+    public static <K, V> NavigableMap<K, V> navigableMap(Persistent owner, NavigableMap<K, V> view) {
+        return checkedNavigableMap(owner, view);
+    }
+
+    /**
+     * @param owner the sorted map the view shows part of, not null
+     * @param view its JDK head, tail or sub map, not null
+     * @return the view, checked as {@link #navigableMap(Persistent, NavigableMap)} checks one; a
+     *         view that is not a navigable map marks the owner dirty now instead
+     */
+    public static <K, V> SortedMap<K, V> sortedMap(Persistent owner, SortedMap<K, V> view) {
+        return checkedSortedMap(owner, view);
+    }
+
+    private static <E> List<E> checkedList(Object owner, List<E> view) {
+        if (view instanceof CheckedList<E> checked && checked.owner == owner) {
+            return view;
+        }
+        return view instanceof RandomAccess ? new CheckedRandomAccessList<>(owner, view) : new CheckedList<>(owner, view);
+    }
+
+    private static <E> SortedSet<E> checkedSortedSet(Object owner, SortedSet<E> view) {
+        if (view instanceof NavigableSet<E> nav) {
+            return checkedNavigableSet(owner, nav);
+        }
+        beforeChange(owner); // no JDK class the agent rewrites on gives one; noted now, as before
+        return view;
+    }
+
+    private static <E> NavigableSet<E> checkedNavigableSet(Object owner, NavigableSet<E> view) {
+        if (view instanceof CheckedNavigableSet<E> checked && checked.owner == owner) {
+            return view;
+        }
+        return new CheckedNavigableSet<>(owner, view);
+    }
+
+    private static <K, V> NavigableMap<K, V> checkedNavigableMap(Object owner, NavigableMap<K, V> view) {
+        if (view instanceof CheckedNavigableMap<K, V> checked && checked.owner == owner) {
+            return view;
+        }
+        return new CheckedNavigableMap<>(owner, view);
+    }
+
+    private static <K, V> SortedMap<K, V> checkedSortedMap(Object owner, SortedMap<K, V> view) {
+        if (view instanceof NavigableMap<K, V> nav) {
+            return checkedNavigableMap(owner, nav);
+        }
+        beforeChange(owner);
+        return view;
     }
 
     private static class CheckedIterator<E> implements Iterator<E> {
@@ -405,6 +511,175 @@ public final class InheritedViews {
         public E last() {
             return nav.last();
         }
+    }
+
+    /** A sub-list: its changes, list iterators and own sub-lists are checked. */
+    private static class CheckedList<E> extends CheckedCollection<E> implements List<E> {
+        private final List<E> list;
+
+        CheckedList(Object owner, List<E> view) {
+            super(owner, view);
+            this.list = view;
+        }
+
+        @Override
+        public E get(int index) {
+            return list.get(index);
+        }
+
+        @Override
+        public int indexOf(Object o) {
+            return list.indexOf(o);
+        }
+
+        @Override
+        public int lastIndexOf(Object o) {
+            return list.lastIndexOf(o);
+        }
+
+        @Override
+        public E set(int index, E element) {
+            beforeChange(owner);
+            return list.set(index, element);
+        }
+
+        @Override
+        public void add(int index, E element) {
+            beforeChange(owner);
+            list.add(index, element);
+        }
+
+        @Override
+        public E remove(int index) {
+            beforeChange(owner);
+            return list.remove(index);
+        }
+
+        @Override
+        public boolean addAll(int index, Collection<? extends E> c) {
+            beforeChange(owner);
+            return list.addAll(index, c);
+        }
+
+        @Override
+        public void replaceAll(UnaryOperator<E> operator) {
+            beforeChange(owner);
+            list.replaceAll(operator);
+        }
+
+        @Override
+        public void sort(Comparator<? super E> c) {
+            beforeChange(owner);
+            list.sort(c);
+        }
+
+        @Override
+        public ListIterator<E> listIterator() {
+            return new CheckedListIterator<>(owner, list.listIterator());
+        }
+
+        @Override
+        public ListIterator<E> listIterator(int index) {
+            return new CheckedListIterator<>(owner, list.listIterator(index));
+        }
+
+        @Override
+        public List<E> subList(int from, int to) {
+            return checkedList(owner, list.subList(from, to));
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o == this || list.equals(o);
+        }
+
+        @Override
+        public int hashCode() {
+            return list.hashCode();
+        }
+    }
+
+    private static final class CheckedRandomAccessList<E> extends CheckedList<E> implements RandomAccess {
+        CheckedRandomAccessList(Object owner, List<E> view) {
+            super(owner, view);
+        }
+    }
+
+    /**
+     * A sorted map's range or descending view: reads go to it, changes mark the owner dirty
+     * first, and the views it gives are checked too. The entries its queries return
+     * ({@code firstEntry}, {@code floorEntry}...) are the JDK's snapshots, which refuse
+     * {@code setValue}.
+     */
+    private static final class CheckedNavigableMap<K, V> implements NavigableMap<K, V> {
+        final Object owner;
+        private final NavigableMap<K, V> map;
+
+        CheckedNavigableMap(Object owner, NavigableMap<K, V> map) {
+            this.owner = owner;
+            this.map = map;
+        }
+
+        // reads
+
+        @Override public int size() { return map.size(); }
+        @Override public boolean isEmpty() { return map.isEmpty(); }
+        @Override public boolean containsKey(Object key) { return map.containsKey(key); }
+        @Override public boolean containsValue(Object value) { return map.containsValue(value); }
+        @Override public V get(Object key) { return map.get(key); }
+        @Override public V getOrDefault(Object key, V defaultValue) { return map.getOrDefault(key, defaultValue); }
+        @Override public void forEach(BiConsumer<? super K, ? super V> action) { map.forEach(action); }
+        @Override public Comparator<? super K> comparator() { return map.comparator(); }
+        @Override public K firstKey() { return map.firstKey(); }
+        @Override public K lastKey() { return map.lastKey(); }
+        @Override public Map.Entry<K, V> lowerEntry(K key) { return map.lowerEntry(key); }
+        @Override public K lowerKey(K key) { return map.lowerKey(key); }
+        @Override public Map.Entry<K, V> floorEntry(K key) { return map.floorEntry(key); }
+        @Override public K floorKey(K key) { return map.floorKey(key); }
+        @Override public Map.Entry<K, V> ceilingEntry(K key) { return map.ceilingEntry(key); }
+        @Override public K ceilingKey(K key) { return map.ceilingKey(key); }
+        @Override public Map.Entry<K, V> higherEntry(K key) { return map.higherEntry(key); }
+        @Override public K higherKey(K key) { return map.higherKey(key); }
+        @Override public Map.Entry<K, V> firstEntry() { return map.firstEntry(); }
+        @Override public Map.Entry<K, V> lastEntry() { return map.lastEntry(); }
+        @Override public boolean equals(Object o) { return o == this || map.equals(o); }
+        @Override public int hashCode() { return map.hashCode(); }
+        @Override public String toString() { return map.toString(); }
+
+        // changes
+
+        @Override public V put(K key, V value) { beforeChange(owner); return map.put(key, value); }
+        @Override public void putAll(Map<? extends K, ? extends V> m) { beforeChange(owner); map.putAll(m); }
+        @Override public V putIfAbsent(K key, V value) { beforeChange(owner); return map.putIfAbsent(key, value); }
+        @Override public V remove(Object key) { beforeChange(owner); return map.remove(key); }
+        @Override public boolean remove(Object key, Object value) { beforeChange(owner); return map.remove(key, value); }
+        @Override public boolean replace(K key, V oldValue, V newValue) { beforeChange(owner); return map.replace(key, oldValue, newValue); }
+        @Override public V replace(K key, V value) { beforeChange(owner); return map.replace(key, value); }
+        @Override public void replaceAll(BiFunction<? super K, ? super V, ? extends V> f) { beforeChange(owner); map.replaceAll(f); }
+        @Override public V computeIfAbsent(K key, Function<? super K, ? extends V> f) { beforeChange(owner); return map.computeIfAbsent(key, f); }
+        @Override public V computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends V> f) { beforeChange(owner); return map.computeIfPresent(key, f); }
+        @Override public V compute(K key, BiFunction<? super K, ? super V, ? extends V> f) { beforeChange(owner); return map.compute(key, f); }
+        @Override public V merge(K key, V value, BiFunction<? super V, ? super V, ? extends V> f) { beforeChange(owner); return map.merge(key, value, f); }
+        @Override public void clear() { beforeChange(owner); map.clear(); }
+        @Override public Map.Entry<K, V> pollFirstEntry() { beforeChange(owner); return map.pollFirstEntry(); }
+        @Override public Map.Entry<K, V> pollLastEntry() { beforeChange(owner); return map.pollLastEntry(); }
+
+        // views
+
+        @Override public Set<K> keySet() { return navigableKeySet(); }
+        @Override public NavigableSet<K> navigableKeySet() { return checkedNavigableSet(owner, map.navigableKeySet()); }
+        @Override public NavigableSet<K> descendingKeySet() { return checkedNavigableSet(owner, map.descendingKeySet()); }
+        @Override public Collection<V> values() { return new CheckedCollection<>(owner, map.values()); }
+        @Override public Set<Map.Entry<K, V>> entrySet() { return new CheckedEntrySet<>(owner, map.entrySet()); }
+        @Override public NavigableMap<K, V> descendingMap() { return checkedNavigableMap(owner, map.descendingMap()); }
+        @Override public NavigableMap<K, V> subMap(K from, boolean fromInclusive, K to, boolean toInclusive) {
+            return checkedNavigableMap(owner, map.subMap(from, fromInclusive, to, toInclusive));
+        }
+        @Override public NavigableMap<K, V> headMap(K to, boolean inclusive) { return checkedNavigableMap(owner, map.headMap(to, inclusive)); }
+        @Override public NavigableMap<K, V> tailMap(K from, boolean inclusive) { return checkedNavigableMap(owner, map.tailMap(from, inclusive)); }
+        @Override public SortedMap<K, V> subMap(K from, K to) { return subMap(from, true, to, false); }
+        @Override public SortedMap<K, V> headMap(K to) { return headMap(to, false); }
+        @Override public SortedMap<K, V> tailMap(K from) { return tailMap(from, true); }
     }
 
     /** An entry set whose entries' {@code setValue} marks the owner dirty first. */

@@ -39,7 +39,9 @@ class ViewsAcrossCommitsTest {
                     new TreeSet<>(Set.of("a", "b")),
                     new ArrayDeque<>(List.of("a", "b")),
                     new TreeMap<>(Map.of("a", 1, "b", 2)),
-                    new TreeSet<>(Set.of("a", "b", "c", "d"))});
+                    new TreeSet<>(Set.of("a", "b", "c", "d")),
+                    new java.util.ArrayList<>(List.of("a", "b", "c", "d")),
+                    new TreeMap<>(Map.of("a", 1, "b", 2, "c", 3, "d", 4, "e", 5))});
             store.inTransaction(() -> store.persist(root, "root"));
         }
         try (PersistentStore store = TestStores.open(uri)) {
@@ -55,8 +57,16 @@ class ViewsAcrossCommitsTest {
             @SuppressWarnings("unchecked") TreeSet<String> sorted = (TreeSet<String>) c[7];
             java.util.SortedSet<String> head = sorted.headSet("b");
             NavigableSet<String> descending = sorted.descendingSet();
+            @SuppressWarnings("unchecked") List<String> list = (List<String>) c[8];
+            List<String> middle = list.subList(1, 3);
+            List<String> last = list.subList(2, 4).subList(1, 2);
+            @SuppressWarnings("unchecked") TreeMap<String, Integer> ranged = (TreeMap<String, Integer>) c[9];
+            java.util.NavigableMap<String, Integer> headMap = ranged.headMap("b", true);
+            java.util.SortedMap<String, Integer> tailMap = ranged.tailMap("e");
+            java.util.NavigableMap<String, Integer> reversed = ranged.descendingMap();
+            java.util.SortedMap<String, Integer> subMap = ranged.subMap("c", "d");
             store.commitTransaction();
-            for (Object container : java.util.Arrays.copyOf(c, 6)) { // the last two: asking for their views notes them
+            for (Object container : c) {
                 assertFalse(((Tracked) container).$perpetua$touched(), "asking for a view changes nothing: "
                         + container.getClass().getSimpleName());
             }
@@ -71,10 +81,16 @@ class ViewsAcrossCommitsTest {
             queued.next();
             queued.remove();
             store.commitTransaction();
-            store.beginTransaction(); // a second commit: one after asking for the view no longer sees it
+            store.beginTransaction(); // a second commit after asking for the views
             descendingKeys.pollFirst();
             head.clear();
             descending.pollFirst();
+            middle.set(0, "B");
+            last.replaceAll(String::toUpperCase);
+            headMap.pollFirstEntry();
+            tailMap.entrySet().iterator().next().setValue(50);
+            reversed.remove("d");
+            subMap.clear();
             store.commitTransaction();
         }
         try (PersistentStore store = TestStores.open(uri)) {
@@ -87,6 +103,8 @@ class ViewsAcrossCommitsTest {
             assertEquals(List.of("b"), List.copyOf((ArrayDeque<?>) c[5]));
             assertEquals(Map.of("a", 1), c[6]);
             assertEquals(Set.of("b", "c"), c[7]);
+            assertEquals(List.of("a", "B", "c", "D"), c[8]);
+            assertEquals(Map.of("b", 2, "e", 50), c[9]);
         }
     }
 

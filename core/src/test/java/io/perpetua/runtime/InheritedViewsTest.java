@@ -182,4 +182,59 @@ class InheritedViewsTest {
         plain.forEachRemaining(s -> { });
         assertEquals(3, o.writes, "reading marks nothing");
     }
+
+    @Test
+    void aSortedMapViewAndTheViewsItGivesMarkTheOwnerOnChangesOnly() {
+        java.util.TreeMap<String, Integer> map = new java.util.TreeMap<>(map());
+        Owner o = new Owner();
+        java.util.NavigableMap<String, Integer> view = InheritedViews.navigableMap(o, map.headMap("c", true));
+        assertEquals(map.headMap("c", true), view);
+        assertEquals(map.headMap("c", true).hashCode(), view.hashCode());
+        assertEquals("{c=3, b=2, a=1}", view.descendingMap().toString());
+        assertEquals("b", view.higherKey("a"));
+        assertEquals(Map.entry("a", 1), view.firstEntry());
+        assertEquals("[a, b]", view.headMap("c").keySet().toString());
+        view.tailMap("b", true).values().forEach(v -> { });
+        view.descendingKeySet().iterator().next();
+        view.entrySet().iterator().next().getValue();
+        assertEquals(0, o.writes, "reads mark nothing");
+        assertTrue(view == InheritedViews.navigableMap(o, view), "a view wrapped for its owner is not wrapped again");
+        assertTrue(InheritedViews.sortedMap(o, map.tailMap("b")) instanceof java.util.NavigableMap<?, ?>);
+        for (Consumer<java.util.NavigableMap<String, Integer>> change : List.<Consumer<java.util.NavigableMap<String, Integer>>>of(
+                v -> v.put("b", 7), v -> v.remove("a"), v -> v.pollFirstEntry(), v -> v.pollLastEntry(),
+                v -> v.merge("a", 1, Integer::sum), v -> v.compute("b", (k, x) -> 0), v -> v.replaceAll((k, x) -> x),
+                v -> v.descendingMap().clear(), v -> v.headMap("b", true).remove("a"),
+                v -> v.subMap("a", "c").entrySet().iterator().next().setValue(0),
+                v -> v.navigableKeySet().pollFirst(), v -> v.descendingKeySet().remove("c"),
+                v -> v.values().remove(2), v -> { Iterator<String> it = v.keySet().iterator(); it.next(); it.remove(); })) {
+            o.committed();
+            map.putAll(map());
+            int before = o.writes;
+            change.accept(view);
+            assertEquals(before + 1, o.writes);
+        }
+    }
+
+    @Test
+    void aSubListMarksTheOwnerOnChangesOnly() {
+        List<String> list = new ArrayList<>(List.of("a", "b", "c", "d"));
+        Owner o = new Owner();
+        List<String> view = InheritedViews.list(o, list.subList(1, 4));
+        assertTrue(view instanceof java.util.RandomAccess);
+        assertEquals(List.of("b", "c", "d"), view);
+        assertEquals(List.of("b", "c", "d").hashCode(), view.hashCode());
+        assertEquals(1, view.indexOf("c"));
+        view.subList(0, 2).listIterator().next();
+        view.forEach(s -> { });
+        assertEquals(0, o.writes, "reads mark nothing");
+        for (Consumer<List<String>> change : List.<Consumer<List<String>>>of(
+                v -> v.set(0, "B"), v -> v.add(1, "x"), v -> v.remove(0), v -> v.sort(null),
+                v -> v.replaceAll(String::toUpperCase), v -> v.subList(0, 1).clear(),
+                v -> v.listIterator(1).add("y"), v -> v.addAll(0, List.of("z")))) {
+            o.committed();
+            int before = o.writes;
+            change.accept(InheritedViews.list(o, list.subList(1, list.size())));
+            assertEquals(before + 1, o.writes);
+        }
+    }
 }

@@ -67,19 +67,35 @@ final class InheritedContainer {
      * The iterators and views an override hands out wrapped (after the read check), by name and
      * descriptor: the {@code InheritedViews} method that wraps it. Reading through them marks
      * nothing; a change made through them marks the object dirty first. A {@code TreeMap}'s key
-     * set is its navigable key set, wrapped as one. Not its descending key set: the JDK makes it
-     * from {@code descendingMap()}, a view that gets the write check.
+     * set is its navigable key set, wrapped as one; the JDK makes its descending key set from
+     * {@code descendingMap()}, which is wrapped, and a sorted set's or map's range view of the
+     * old kind ({@code headSet(e)}) from the navigable one, the wrapper then given back as it is.
      */
-    private static final Map<String, String> VIEWS = Map.of(
-            "iterator()Ljava/util/Iterator;", "iterator",
-            "descendingIterator()Ljava/util/Iterator;", "iterator",
-            "listIterator()Ljava/util/ListIterator;", "listIterator",
-            "listIterator(I)Ljava/util/ListIterator;", "listIterator",
-            "values()Ljava/util/Collection;", "collection",
-            "keySet()Ljava/util/Set;", "set",
-            "entrySet()Ljava/util/Set;", "entrySet",
-            "navigableKeySet()Ljava/util/NavigableSet;", "navigableSet",
-            "descendingSet()Ljava/util/NavigableSet;", "navigableSet");
+    private static final Map<String, String> VIEWS = Map.ofEntries(
+            Map.entry("iterator()Ljava/util/Iterator;", "iterator"),
+            Map.entry("descendingIterator()Ljava/util/Iterator;", "iterator"),
+            Map.entry("listIterator()Ljava/util/ListIterator;", "listIterator"),
+            Map.entry("listIterator(I)Ljava/util/ListIterator;", "listIterator"),
+            Map.entry("subList(II)Ljava/util/List;", "list"),
+            Map.entry("values()Ljava/util/Collection;", "collection"),
+            Map.entry("keySet()Ljava/util/Set;", "set"),
+            Map.entry("entrySet()Ljava/util/Set;", "entrySet"),
+            Map.entry("navigableKeySet()Ljava/util/NavigableSet;", "navigableSet"),
+            Map.entry("descendingKeySet()Ljava/util/NavigableSet;", "navigableSet"),
+            Map.entry("descendingSet()Ljava/util/NavigableSet;", "navigableSet"),
+            Map.entry("headSet(Ljava/lang/Object;Z)Ljava/util/NavigableSet;", "navigableSet"),
+            Map.entry("tailSet(Ljava/lang/Object;Z)Ljava/util/NavigableSet;", "navigableSet"),
+            Map.entry("subSet(Ljava/lang/Object;ZLjava/lang/Object;Z)Ljava/util/NavigableSet;", "navigableSet"),
+            Map.entry("headSet(Ljava/lang/Object;)Ljava/util/SortedSet;", "sortedSet"),
+            Map.entry("tailSet(Ljava/lang/Object;)Ljava/util/SortedSet;", "sortedSet"),
+            Map.entry("subSet(Ljava/lang/Object;Ljava/lang/Object;)Ljava/util/SortedSet;", "sortedSet"),
+            Map.entry("descendingMap()Ljava/util/NavigableMap;", "navigableMap"),
+            Map.entry("headMap(Ljava/lang/Object;Z)Ljava/util/NavigableMap;", "navigableMap"),
+            Map.entry("tailMap(Ljava/lang/Object;Z)Ljava/util/NavigableMap;", "navigableMap"),
+            Map.entry("subMap(Ljava/lang/Object;ZLjava/lang/Object;Z)Ljava/util/NavigableMap;", "navigableMap"),
+            Map.entry("headMap(Ljava/lang/Object;)Ljava/util/SortedMap;", "sortedMap"),
+            Map.entry("tailMap(Ljava/lang/Object;)Ljava/util/SortedMap;", "sortedMap"),
+            Map.entry("subMap(Ljava/lang/Object;Ljava/lang/Object;)Ljava/util/SortedMap;", "sortedMap"));
 
     private static final Map<String, InheritedContainer> SUPPORTED = new LinkedHashMap<>();
 
