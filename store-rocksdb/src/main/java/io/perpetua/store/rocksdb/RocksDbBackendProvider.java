@@ -1,5 +1,6 @@
 package io.perpetua.store.rocksdb;
 
+import io.perpetua.PersistentStoreException;
 import io.perpetua.spi.Backend;
 import io.perpetua.spi.BackendProvider;
 import io.perpetua.spi.Backends;
@@ -65,6 +66,22 @@ public final class RocksDbBackendProvider implements BackendProvider {
         if (location.isBlank()) {
             throw new IllegalArgumentException("a rocksdb store needs a directory, e.g. rocksdb:/data/shop, not " + uri);
         }
+        requireRocksDbJni();
         return RocksDbBackend.open(Path.of(location), sync, RocksDbTuning.DEFAULT);
+    }
+
+    /**
+     * Refuses to go on without rocksdbjni, which a class path written by hand can leave out:
+     * the first use of one of its classes would throw a {@code NoClassDefFoundError}, an error
+     * no {@code catch (PersistentStoreException)} sees, naming no artifact.
+     */
+    private static void requireRocksDbJni() {
+        try {
+            Class.forName("org.rocksdb.RocksDB", false, RocksDbBackendProvider.class.getClassLoader());
+        } catch (ClassNotFoundException | LinkageError e) {
+            throw new PersistentStoreException("the rocksdb store needs RocksDB's Java library, which is not on the"
+                    + " class path: add org.rocksdb:rocksdbjni (a dependency of io.perpetua:perpetua-store-rocksdb,"
+                    + " which Maven and Gradle add by themselves) beside perpetua-store-rocksdb", e);
+        }
     }
 }

@@ -52,6 +52,12 @@ final class ForkedJvm implements AutoCloseable {
 
     /** Starts the child as {@link #start(Path, Class, String...)} does, with more JVM options. */
     static ForkedJvm start(Path tmpDir, List<String> jvmOptions, Class<?> mainClass, String... args) throws IOException {
+        return start(tmpDir, jvmOptions, System.getProperty("java.class.path"), mainClass, args);
+    }
+
+    /** Starts the child as {@link #start(Path, List, Class, String...)} does, on another class path. */
+    static ForkedJvm start(Path tmpDir, List<String> jvmOptions, String classPath, Class<?> mainClass, String... args)
+            throws IOException {
         Files.createDirectories(tmpDir);
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -61,7 +67,7 @@ final class ForkedJvm implements AutoCloseable {
         command.add("-Djava.io.tmpdir=" + tmpDir);
         command.addAll(jvmOptions);
         command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
+        command.add(classPath);
         command.add(mainClass.getName());
         command.addAll(List.of(args));
         return new ForkedJvm(new ProcessBuilder(command).redirectErrorStream(true).start());

@@ -70,6 +70,26 @@ class RocksDbBackendTest {
 
     // ------------------------------------------------------------------------ opening
 
+    /**
+     * A class path without rocksdbjni (written by hand, the jar left out): opening a store says
+     * which artifact is missing, with the store's own exception, instead of the
+     * {@code NoClassDefFoundError} of the first RocksDB class used, which no
+     * {@code catch (PersistentStoreException)} saw.
+     */
+    @Test
+    void withoutRocksDbJniOnTheClassPathOpeningSaysWhatIsMissing(@TempDir Path tmp) throws Exception {
+        String classPath = Stream.of(System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+                .filter(entry -> !Path.of(entry).getFileName().toString().startsWith("rocksdbjni"))
+                .collect(java.util.stream.Collectors.joining(java.io.File.pathSeparator));
+        try (ForkedJvm child = ForkedJvm.start(tmp.resolve("child-tmp"), List.of(), classPath, OpenAndReport.class,
+                "rocksdb:" + tmp.resolve("store").toUri().getRawPath())) {
+            String line = child.awaitLine("THREW", 2, TimeUnit.MINUTES);
+            assertTrue(line.startsWith("THREW " + PersistentStoreException.class.getName() + ": "), line);
+            assertTrue(line.contains("org.rocksdb:rocksdbjni"), line);
+        }
+        assertFalse(Files.exists(tmp.resolve("store")), "nothing made");
+    }
+
     @Test
     void missingDirectoryIsCreatedWithItsParents(@TempDir Path tmp) {
         Path dir = tmp.resolve("a/b/store");
