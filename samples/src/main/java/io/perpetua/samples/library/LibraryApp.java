@@ -28,8 +28,10 @@ public final class LibraryApp {
                     + " | list | backup <new store URI>");
             System.exit(2);
         }
+        // a directory becomes a URI by Path.toUri, which escapes what a URI cannot hold as it is
+        // (a space, a '%', a '#'): pasted after "file:", "lib%41" would open "libA"
         String location = args[0].matches("[A-Za-z][A-Za-z0-9+.-]+:.*") ? args[0]
-                : "file:" + java.nio.file.Path.of(args[0]).toAbsolutePath();
+                : java.nio.file.Path.of(args[0]).toAbsolutePath().toUri().toString();
         try (PersistentStore store = PersistentStore.open(location)) {
             if (args[1].equals("backup")) {
                 System.out.println("copied " + store.copyTo(args[2]) + " records to " + args[2]);
