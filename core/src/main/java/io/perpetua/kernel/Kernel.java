@@ -18,6 +18,7 @@ import io.perpetua.runtime.ObjectState;
 import io.perpetua.runtime.Persistent;
 import io.perpetua.runtime.PersistentClasses;
 import io.perpetua.runtime.RecordReader;
+import io.perpetua.runtime.RecordWriter;
 import io.perpetua.spi.Backend;
 import io.perpetua.spi.BackendStatistics;
 import io.perpetua.spi.Backends;
@@ -393,7 +394,7 @@ public final class Kernel implements PersistentStore {
     public synchronized void abortTransaction() {
         checkOpen();
         requireTransaction("abortTransaction");
-        rollbackMemory();
+        rollbackMemory(true);
         endTransaction();
     }
 
@@ -478,10 +479,18 @@ public final class Kernel implements PersistentStore {
         loggedArrays.clear();
     }
 
-    /** Returns every persistent object to its committed state; forgets this transaction's names. */
-    private void rollbackMemory() {
+    /**
+     * Returns every persistent object to its committed state; forgets this transaction's names.
+     *
+     * @param refill whether to read the changed objects back at once (an abort: a method of one
+     *        of them may still be running, and reads its own fields without a check), or leave
+     *        them hollow (the store is closing)
+     */
+    private void rollbackMemory(boolean refill) {
         table.forgetNextPins(); // a failed commit's scan: what it listed may be undone below
         takeArrayWrites();
+        List<Persistent> rolledBack = refill ? new ArrayList<>() : null;
+        FieldReferents referents = refill ? new FieldReferents() : null;
         for (Map.Entry<Object, Handle> e : pending.entrySet()) {
             Object o = e.getKey();
             Handle h = e.getValue();
@@ -489,12 +498,15 @@ public final class Kernel implements PersistentStore {
                 if (p.$perpetua$state() == ObjectState.NEW) {
                     detach(p, h);
                 } else {
-                    // refilled from the store on next touch; its fields go back to their defaults,
-                    // since a rewritten getter takes a value that is not the default as proof that
-                    // the object is filled. Hollow first, as in undoRead: a thread reading a field
-                    // meanwhile either sees the value it had or a default with the object hollow,
-                    // which sends it to load (after this abort, under the kernel's lock), never a
-                    // default it takes for the field's value
+                    if (refill) {
+                        rolledBack.add(p);
+                        p.$perpetua$write(referents);
+                    }
+                    // its fields go back to their defaults, since a rewritten getter takes a value
+                    // that is not the default as proof that the object is filled. Hollow first, as
+                    // in undoRead: a thread reading a field meanwhile either sees the value it had
+                    // or a default with the object hollow, which sends it to load (after this
+                    // abort, under the kernel's lock), never a default it takes for the field's value
                     p.$perpetua$state(ObjectState.HOLLOW);
                     VarHandle.releaseFence();
                     p.$perpetua$read(DEFAULTS);
@@ -517,6 +529,56 @@ public final class Kernel implements PersistentStore {
         forgetLoggedArrays();
         boundInTransaction.clear();
         unboundInTransaction.clear();
+        if (refill) {
+            refill(rolledBack);
+            java.lang.ref.Reference.reachabilityFence(referents);
+        }
+    }
+
+    /**
+     * Reads the objects an abort put back from the store now, not at their next touch: a method
+     * of one of them that was running (the abort came from inside it, or from a block it called)
+     * reads its own fields directly after its check at entry, and would go on with the defaults
+     * the abort left, and could commit them. Until session 42 it did ("refused 500 for null,
+     * balance 0"). A read that fails leaves the object hollow, to be read again, and to report
+     * the failure, at its next touch.
+     */
+    private void refill(List<Persistent> rolledBack) {
+        for (Persistent p : rolledBack) {
+            if (p.$perpetua$state() == ObjectState.HOLLOW && p.$perpetua$handle() instanceof Handle h) {
+                try {
+                    load(h, p);
+                } catch (RuntimeException | StackOverflowError e) {
+                    // stays hollow; the next touch reads it again and throws
+                }
+            }
+        }
+    }
+
+    /**
+     * What the changed objects' stored fields refer to, held while an abort reads them back: an
+     * object only the store's table held weakly besides (a {@code ReentrantLock} a thread holds
+     * across the abort, which the thread does not refer to) would otherwise be collected in
+     * between, and come back a new object (a new, unlocked lock).
+     */
+    private static final class FieldReferents implements RecordWriter {
+        private final List<Object> held = new ArrayList<>();
+
+        @Override public void writeBoolean(boolean v) { }
+        @Override public void writeByte(byte v) { }
+        @Override public void writeChar(char v) { }
+        @Override public void writeShort(short v) { }
+        @Override public void writeInt(int v) { }
+        @Override public void writeLong(long v) { }
+        @Override public void writeFloat(float v) { }
+        @Override public void writeDouble(double v) { }
+
+        @Override
+        public void writeObject(Object v) {
+            if (v != null) {
+                held.add(v);
+            }
+        }
     }
 
     private void detach(Persistent p, Handle h) {
@@ -1085,7 +1147,7 @@ public final class Kernel implements PersistentStore {
         }
         try {
             if (transaction) {
-                rollbackMemory();
+                rollbackMemory(false);
                 endTransaction();
             }
         } finally {

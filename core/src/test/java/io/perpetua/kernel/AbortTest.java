@@ -21,6 +21,84 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Abort returns memory to the last committed state and leaves the store as it was. */
 class AbortTest {
 
+    /**
+     * A method of an object that an abort inside it puts back reads its own fields (directly,
+     * after its check at entry) as committed, not as the defaults the abort left while the
+     * object waited to be read again; what it commits next is right. Until session 42 a
+     * {@code withdraw} that aborted logged "refused 500 for null, balance 0", and stored it.
+     */
+    @Test
+    void aMethodRunningAcrossAnAbortOfItsObjectReadsItsCommittedFields() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node account = new Node("alice", 100);
+                account.next(new Node("bank"));
+                store.persist(account, "account");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node account = store.fetch("account", Node.class);
+            String seen = account.describeAround(() -> {
+                try {
+                    store.inTransaction(() -> {
+                        account.value(-400);
+                        account.name("mallory");
+                        throw new IllegalStateException("refused");
+                    });
+                } catch (IllegalStateException expected) {
+                    // aborted
+                }
+            });
+            assertEquals("alice/100/bank", seen);
+            assertEquals(ObjectState.CLEAN, account.$perpetua$state, "read back by the abort");
+            store.inTransaction(() -> account.children(new ArrayList<>(List.of(new Node(seen)))));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node account = store.fetch("account", Node.class);
+            assertEquals("alice", account.name());
+            assertEquals(100, account.value());
+            assertEquals("alice/100/bank", account.children().get(0).name());
+        }
+    }
+
+    /**
+     * An object the program holds only through an object an abort puts back (a lock a thread
+     * holds across the abort: holding it does not refer to it) is the same object afterwards,
+     * even if the collector ran meanwhile. Until session 42 the abort left the field null until
+     * the next touch read it again, and a collection in between gave back a new, unlocked lock.
+     */
+    @Test
+    void anAbortKeepsTheObjectsItsObjectsReferTo() throws InterruptedException {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node account = new Node("alice", 100);
+                account.any(new java.util.concurrent.locks.ReentrantLock());
+                store.persist(account, "account");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Node account = store.fetch("account", Node.class);
+            java.util.concurrent.locks.ReentrantLock lock = (java.util.concurrent.locks.ReentrantLock) account.any();
+            int identity = System.identityHashCode(lock);
+            lock.lock();
+            WeakReference<Object> held = new WeakReference<>(lock);
+            lock = null; // as a thread holding it: it does not refer to it
+            store.beginTransaction();
+            account.value(0);
+            store.abortTransaction();
+            for (int i = 0; i < 3 && held.get() != null; i++) {
+                System.gc();
+                Thread.sleep(10);
+            }
+            Object after = account.any();
+            assertEquals(identity, System.identityHashCode(after), "the same lock");
+            assertTrue(((java.util.concurrent.locks.ReentrantLock) after).isHeldByCurrentThread());
+            ((java.util.concurrent.locks.ReentrantLock) after).unlock();
+        }
+    }
+
     @Test
     void abortRestoresChangedObjectsAndContainers() {
         String uri = TestStores.newUri();

@@ -39,6 +39,16 @@ public class Node extends Base {
         this.value = value;
     }
 
+    /**
+     * Runs {@code during}, then reads its own fields directly, after one check at entry, as a
+     * method the agent rewrote does.
+     */
+    public String describeAround(Runnable during) {
+        readCheck();
+        during.run();
+        return name + "/" + value + "/" + (next == null ? null : next.name());
+    }
+
     public String name() {
         readCheck();
         return name;
