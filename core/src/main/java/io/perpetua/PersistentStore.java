@@ -95,6 +95,9 @@ public interface PersistentStore extends AutoCloseable {
      *         a record format this version cannot read
      * @throws PersistentStoreException if the declared renames cannot be read or contradict
      *         each other
+     * @throws IllegalArgumentException if the path is relative and begins with what looks like
+     *         a store URI's scheme ({@code Path.of("file:/data/shop")}: use {@link #open(String)});
+     *         {@code ./file:} names such a directory
      */
     static PersistentStore open(Path directory) {
         return new Kernel(Backends.open(directory));
@@ -329,6 +332,8 @@ public interface PersistentStore extends AutoCloseable {
      *        ({@code file:/backups/shop}, {@code memory:copy}) or a directory for the embedded
      *        default store; created if missing
      * @return how many records were copied
+     * @throws IllegalArgumentException if the target is an anonymous {@code memory:} store,
+     *         which would be gone when the copy ends
      * @throws StoreNotEmptyException if the target already holds records, names or class
      *         descriptors; it was not written to
      * @throws StoreLockedException if the target is open elsewhere (this store included)

@@ -1089,6 +1089,10 @@ public final class Kernel implements PersistentStore {
         Objects.requireNonNull(targetUriOrPath, "targetUriOrPath");
         long copied = uninterrupted(() -> {
             try (Backend target = Backends.open(targetUriOrPath)) {
+                if (target instanceof io.perpetua.memory.MemoryBackend m && m.anonymous()) {
+                    throw new IllegalArgumentException("a copy into \"memory:\" is gone when the copy ends (no one can"
+                            + " open that store again): name it, e.g. memory:backup");
+                }
                 return new StoreCopier(backend, target).copy();
             }
         });

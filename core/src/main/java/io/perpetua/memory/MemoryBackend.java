@@ -88,6 +88,11 @@ public final class MemoryBackend implements Backend {
         }
     }
 
+    /** @return true for a store opened as {@code memory:}, which nothing can open again */
+    public boolean anonymous() {
+        return location.startsWith("memory:(anonymous ");
+    }
+
     /**
      * Opens a memory store.
      *

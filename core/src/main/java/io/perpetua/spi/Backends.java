@@ -103,8 +103,18 @@ public final class Backends {
      * @param directory the store's directory; created if missing
      * @return the open backend, owned by the caller
      * @throws PersistentStoreException if the default backend's module is not on the class path
+     * @throws IllegalArgumentException if the path is relative and its first name looks like a
+     *         store URI's scheme ({@code file:/data/shop} given as a {@code Path}): it would make
+     *         a RocksDB store in a directory named {@code file:} under the working directory;
+     *         {@code ./file:} says that is meant
      */
     public static Backend open(Path directory) {
+        if (!directory.isAbsolute() && directory.getNameCount() > 0
+                && directory.getName(0).toString().matches("(rocksdb|file|memory):.*")) {
+            throw new IllegalArgumentException("\"" + directory + "\" is a store URI given as a Path, which would make a"
+                    + " RocksDB store in a directory of that name under the working directory: open it with"
+                    + " PersistentStore.open(String) or open(URI), or write ./" + directory + " if that directory is meant");
+        }
         return open(URI.create(DEFAULT_SCHEME + ":" + directory.toAbsolutePath().toUri().getRawPath()));
     }
 

@@ -133,6 +133,19 @@ class StoreCopyTest {
         }
     }
 
+    /** A copy into an anonymous memory store would be gone as it ends: refused, not reported done. */
+    @Test
+    void aCopyIntoAnAnonymousMemoryStoreIsRefused() {
+        try (PersistentStore store = TestStores.open(TestStores.newUri())) {
+            store.inTransaction(() -> store.persist(new Node("n"), "n"));
+            for (String target : new String[] {"memory:", "memory:?"}) {
+                IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                        () -> store.copyTo(target));
+                org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("memory:backup"), e.getMessage());
+            }
+        }
+    }
+
     @Test
     void onlyWhatWasCommittedIsCopiedAndTheTransactionGoesOn() {
         String source = TestStores.newUri();

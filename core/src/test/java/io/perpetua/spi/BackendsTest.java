@@ -13,6 +13,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class BackendsTest {
 
     @Test
+    void aStoreUriGivenAsAPathIsRefusedNotMadeADirectory() {
+        for (String uri : new String[] {"file:/data/shop", "rocksdb:/data/shop", "memory:x"}) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> Backends.open(java.nio.file.Path.of(uri)));
+            org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("PersistentStore.open(String)"), e.getMessage());
+        }
+        org.junit.jupiter.api.Assertions.assertFalse(java.nio.file.Files.exists(java.nio.file.Path.of("file:")), "nothing made");
+    }
+
+    @Test
     void percentEscapesAreDecodedAndPlusSignsKept() {
         assertEquals("/data/a b+c", Backends.percentDecode("/data/a%20b+c"));
     }
