@@ -137,9 +137,13 @@ public interface PersistentStore extends AutoCloseable {
     /**
      * Begins a transaction on this store and makes this store the calling thread's current
      * store (see {@link Perpetua}). Until the transaction ends, the store holds every resident
-     * array and collection, and each one read during it, strongly: one changed in place is
-     * saved by the commit even if the program dropped it first (nothing marks an array dirty,
-     * as a field write marks an object). Between transactions it holds them only weakly.
+     * array and collection that could change in place unseen, and each one read during it,
+     * strongly: one changed in place is saved by the commit even if the program dropped it first
+     * (nothing marks an array dirty, as a field write marks an object). A list, set, deque or
+     * map of the kinds it tracks ({@code ArrayList}, {@code HashMap}, {@code HashSet},
+     * {@code TreeMap}, {@code TreeSet}, {@code ArrayDeque} read from the store) it holds from
+     * its first change to the commit that saves it instead, so one only read is let go when
+     * the program drops it. Between transactions it holds the others only weakly.
      *
      * @throws TransactionStateException if a transaction is already active on this store
      */

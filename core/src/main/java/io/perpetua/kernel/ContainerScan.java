@@ -155,7 +155,9 @@ final class ContainerScan {
             if (c == null) {
                 continue;
             }
-            live[liveAt++] = c;
+            if (h.descriptor.kind == Kind.ARRAY || !(c instanceof Tracked)) {
+                live[liveAt++] = c; // a tracked one, the kernel holds while it is changed (Kernel#touchedTracked)
+            }
             if (h.snapshot == null || (h.descriptor.kind == Kind.ARRAY ? h.sameContents(c) : Kernel.untouched(c))) {
                 continue;
             }

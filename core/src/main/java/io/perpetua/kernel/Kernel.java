@@ -401,6 +401,7 @@ public final class Kernel implements PersistentStore {
     private void endTransaction() {
         transaction = false;
         table.unpinContainers();
+        releaseUntouched();
         if (begunOn != null) {
             begunOn.remove(this); // the beginning thread's list, whichever thread ends it
             begunOn = null;
@@ -633,6 +634,28 @@ public final class Kernel implements PersistentStore {
     }
 
     /** @return true for a tracked container that no call could have changed since it was last saved */
+    /**
+     * The tracked containers changed since they were last committed or restored, held strongly
+     * until then: a transaction does not pin a tracked container (as it pins every other
+     * resident one), so that one only read is let go with what it reaches when the program
+     * drops it, even if transactions follow each other back to back (until session 42 they held
+     * every resident collection, and what it reached, for good). A change made outside a
+     * transaction is held until the next commit too. Added to from any thread.
+     */
+    private final java.util.concurrent.ConcurrentLinkedQueue<Tracked> touchedTracked = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    /** A tracked container's first change since its note was last cleared; see {@link #touchedTracked}. */
+    static void firstTouch(Kernel owner, Tracked container) {
+        if (owner != null) {
+            owner.touchedTracked.add(container);
+        }
+    }
+
+    /** Lets go of the tracked containers whose change was committed or undone. */
+    private void releaseUntouched() {
+        touchedTracked.removeIf(t -> !t.$perpetua$touched());
+    }
+
     static boolean untouched(Object container) {
         return container instanceof Tracked t && !t.$perpetua$touched();
     }
@@ -892,6 +915,9 @@ public final class Kernel implements PersistentStore {
      *                record of its own
      */
     private ContainerHandle attachContainer(Object c, long id, ClassDescriptor descriptor, boolean escaped, long ownerId) {
+        if (descriptor.kind != Kind.ARRAY && c instanceof Tracked t) {
+            t.$perpetua$owner(this);
+        }
         ContainerHandle h = new ContainerHandle(this, c, id, table.queue());
         h.descriptor = descriptor;
         h.escaped = escaped;

@@ -282,7 +282,7 @@ final class ObjectTable {
         }
         c.slot = denseCount;
         dense[denseCount++] = c;
-        if (pinned != null) {
+        if (pinned != null && pinnable(c)) {
             pin(c.get());
         }
         if (nextPins != null) {
@@ -308,7 +308,7 @@ final class ObjectTable {
             pinnedCount = nextPinsCount;
             for (int i = 0; i < sinceCount; i++) {
                 Object c = since[i].get();
-                if (c != null) {
+                if (c != null && pinnable(since[i])) {
                     pin(c);
                 }
             }
@@ -317,12 +317,20 @@ final class ObjectTable {
             pinnedCount = 0;
             for (int i = 0; i < denseCount; i++) {
                 Object c = dense[i].get();
-                if (c != null) {
+                if (c != null && pinnable(dense[i])) {
                     pinned[pinnedCount++] = c;
                 }
             }
         }
         forgetNextPins();
+    }
+
+    /**
+     * @return false for a tracked container, which the kernel holds itself from its first
+     *         change to its commit ({@code Kernel#touchedTracked}): only read, it need not be held
+     */
+    static boolean pinnable(ContainerHandle c) {
+        return c.descriptor.kind == ClassDescriptor.Kind.ARRAY || !(c.get() instanceof Tracked);
     }
 
     /**

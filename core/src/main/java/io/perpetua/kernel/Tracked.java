@@ -28,6 +28,13 @@ interface Tracked extends io.perpetua.runtime.InheritedViews.Owner {
     void $perpetua$touch();
 
     /**
+     * Names the store that read the container: its first change after each commit is told to
+     * it ({@link Kernel#firstTouch}), which holds it until the change is committed or undone.
+     * Untouched, it is held only weakly, even during a transaction.
+     */
+    void $perpetua$owner(Kernel kernel);
+
+    /**
      * @return the elements (of a map, the entries) in iteration order, without noting a change:
      *         a commit reads the container after it forgot the note, and must not note its own read
      */

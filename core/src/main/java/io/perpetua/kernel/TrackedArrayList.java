@@ -13,10 +13,18 @@ import java.util.function.UnaryOperator;
 final class TrackedArrayList<E> extends ArrayList<E> implements Tracked {
     private static final long serialVersionUID = 1L;
     private transient boolean touched;
+    /** The store that read it, told of the first change after each commit ({@link Kernel#firstTouch}). */
+    private transient Kernel owner;
 
     @Override public boolean $perpetua$touched() { return touched; }
     @Override public void $perpetua$untouch() { touched = false; }
-    @Override public void $perpetua$touch() { touched = true; }
+    @Override public void $perpetua$touch() {
+        if (!touched) {
+            touched = true;
+            Kernel.firstTouch(owner, this);
+        }
+    }
+    @Override public void $perpetua$owner(Kernel kernel) { owner = kernel; }
     @Override public java.util.Iterator<?> $perpetua$contents() { return super.iterator(); }
 
     private Object writeReplace() {
@@ -26,23 +34,23 @@ final class TrackedArrayList<E> extends ArrayList<E> implements Tracked {
         return new ArrayList<>(this);
     }
 
-    @Override public boolean add(E e) { touched = true; return super.add(e); }
-    @Override public void add(int index, E e) { touched = true; super.add(index, e); }
-    @Override public boolean addAll(Collection<? extends E> c) { touched = true; return super.addAll(c); }
-    @Override public boolean addAll(int index, Collection<? extends E> c) { touched = true; return super.addAll(index, c); }
-    @Override public E set(int index, E e) { touched = true; return super.set(index, e); }
-    @Override public E remove(int index) { touched = true; return super.remove(index); }
-    @Override public boolean remove(Object o) { touched = true; return super.remove(o); }
-    @Override public boolean removeAll(Collection<?> c) { touched = true; return super.removeAll(c); }
-    @Override public boolean retainAll(Collection<?> c) { touched = true; return super.retainAll(c); }
-    @Override public boolean removeIf(Predicate<? super E> filter) { touched = true; return super.removeIf(filter); }
-    @Override public void replaceAll(UnaryOperator<E> operator) { touched = true; super.replaceAll(operator); }
-    @Override public void sort(Comparator<? super E> c) { touched = true; super.sort(c); }
-    @Override public void clear() { touched = true; super.clear(); }
-    @Override protected void removeRange(int from, int to) { touched = true; super.removeRange(from, to); }
-    @Override public Iterator<E> iterator() { touched = true; return super.iterator(); }
-    @Override public ListIterator<E> listIterator() { touched = true; return super.listIterator(); }
-    @Override public ListIterator<E> listIterator(int index) { touched = true; return super.listIterator(index); }
+    @Override public boolean add(E e) { $perpetua$touch(); return super.add(e); }
+    @Override public void add(int index, E e) { $perpetua$touch(); super.add(index, e); }
+    @Override public boolean addAll(Collection<? extends E> c) { $perpetua$touch(); return super.addAll(c); }
+    @Override public boolean addAll(int index, Collection<? extends E> c) { $perpetua$touch(); return super.addAll(index, c); }
+    @Override public E set(int index, E e) { $perpetua$touch(); return super.set(index, e); }
+    @Override public E remove(int index) { $perpetua$touch(); return super.remove(index); }
+    @Override public boolean remove(Object o) { $perpetua$touch(); return super.remove(o); }
+    @Override public boolean removeAll(Collection<?> c) { $perpetua$touch(); return super.removeAll(c); }
+    @Override public boolean retainAll(Collection<?> c) { $perpetua$touch(); return super.retainAll(c); }
+    @Override public boolean removeIf(Predicate<? super E> filter) { $perpetua$touch(); return super.removeIf(filter); }
+    @Override public void replaceAll(UnaryOperator<E> operator) { $perpetua$touch(); super.replaceAll(operator); }
+    @Override public void sort(Comparator<? super E> c) { $perpetua$touch(); super.sort(c); }
+    @Override public void clear() { $perpetua$touch(); super.clear(); }
+    @Override protected void removeRange(int from, int to) { $perpetua$touch(); super.removeRange(from, to); }
+    @Override public Iterator<E> iterator() { return io.perpetua.runtime.InheritedViews.iterator(this, super.iterator()); }
+    @Override public ListIterator<E> listIterator() { return io.perpetua.runtime.InheritedViews.listIterator(this, super.listIterator()); }
+    @Override public ListIterator<E> listIterator(int index) { return io.perpetua.runtime.InheritedViews.listIterator(this, super.listIterator(index)); }
     @Override public List<E> subList(int from, int to) { return io.perpetua.runtime.InheritedViews.list(this, super.subList(from, to)); }
 
     // Java 21's SequencedCollection methods, written with Java 17's API (ArrayList overrides

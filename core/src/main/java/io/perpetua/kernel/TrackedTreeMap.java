@@ -17,6 +17,8 @@ import java.util.function.Function;
 final class TrackedTreeMap<K, V> extends TreeMap<K, V> implements Tracked {
     private static final long serialVersionUID = 1L;
     private transient boolean touched;
+    /** The store that read it, told of the first change after each commit ({@link Kernel#firstTouch}). */
+    private transient Kernel owner;
 
     TrackedTreeMap(Comparator<? super K> comparator) {
         super(comparator);
@@ -24,7 +26,13 @@ final class TrackedTreeMap<K, V> extends TreeMap<K, V> implements Tracked {
 
     @Override public boolean $perpetua$touched() { return touched; }
     @Override public void $perpetua$untouch() { touched = false; }
-    @Override public void $perpetua$touch() { touched = true; }
+    @Override public void $perpetua$touch() {
+        if (!touched) {
+            touched = true;
+            Kernel.firstTouch(owner, this);
+        }
+    }
+    @Override public void $perpetua$owner(Kernel kernel) { owner = kernel; }
     @Override public java.util.Iterator<?> $perpetua$contents() { return super.entrySet().iterator(); }
 
     private Object writeReplace() {
@@ -36,21 +44,21 @@ final class TrackedTreeMap<K, V> extends TreeMap<K, V> implements Tracked {
         return plain;
     }
 
-    @Override public V put(K key, V value) { touched = true; return super.put(key, value); }
-    @Override public void putAll(Map<? extends K, ? extends V> m) { touched = true; super.putAll(m); }
-    @Override public V putIfAbsent(K key, V value) { touched = true; return super.putIfAbsent(key, value); }
-    @Override public V remove(Object key) { touched = true; return super.remove(key); }
-    @Override public boolean remove(Object key, Object value) { touched = true; return super.remove(key, value); }
-    @Override public boolean replace(K key, V oldValue, V newValue) { touched = true; return super.replace(key, oldValue, newValue); }
-    @Override public V replace(K key, V value) { touched = true; return super.replace(key, value); }
-    @Override public void replaceAll(BiFunction<? super K, ? super V, ? extends V> f) { touched = true; super.replaceAll(f); }
-    @Override public V computeIfAbsent(K key, Function<? super K, ? extends V> f) { touched = true; return super.computeIfAbsent(key, f); }
-    @Override public V computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends V> f) { touched = true; return super.computeIfPresent(key, f); }
-    @Override public V compute(K key, BiFunction<? super K, ? super V, ? extends V> f) { touched = true; return super.compute(key, f); }
-    @Override public V merge(K key, V value, BiFunction<? super V, ? super V, ? extends V> f) { touched = true; return super.merge(key, value, f); }
-    @Override public void clear() { touched = true; super.clear(); }
-    @Override public Map.Entry<K, V> pollFirstEntry() { touched = true; return super.pollFirstEntry(); }
-    @Override public Map.Entry<K, V> pollLastEntry() { touched = true; return super.pollLastEntry(); }
+    @Override public V put(K key, V value) { $perpetua$touch(); return super.put(key, value); }
+    @Override public void putAll(Map<? extends K, ? extends V> m) { $perpetua$touch(); super.putAll(m); }
+    @Override public V putIfAbsent(K key, V value) { $perpetua$touch(); return super.putIfAbsent(key, value); }
+    @Override public V remove(Object key) { $perpetua$touch(); return super.remove(key); }
+    @Override public boolean remove(Object key, Object value) { $perpetua$touch(); return super.remove(key, value); }
+    @Override public boolean replace(K key, V oldValue, V newValue) { $perpetua$touch(); return super.replace(key, oldValue, newValue); }
+    @Override public V replace(K key, V value) { $perpetua$touch(); return super.replace(key, value); }
+    @Override public void replaceAll(BiFunction<? super K, ? super V, ? extends V> f) { $perpetua$touch(); super.replaceAll(f); }
+    @Override public V computeIfAbsent(K key, Function<? super K, ? extends V> f) { $perpetua$touch(); return super.computeIfAbsent(key, f); }
+    @Override public V computeIfPresent(K key, BiFunction<? super K, ? super V, ? extends V> f) { $perpetua$touch(); return super.computeIfPresent(key, f); }
+    @Override public V compute(K key, BiFunction<? super K, ? super V, ? extends V> f) { $perpetua$touch(); return super.compute(key, f); }
+    @Override public V merge(K key, V value, BiFunction<? super V, ? super V, ? extends V> f) { $perpetua$touch(); return super.merge(key, value, f); }
+    @Override public void clear() { $perpetua$touch(); super.clear(); }
+    @Override public Map.Entry<K, V> pollFirstEntry() { $perpetua$touch(); return super.pollFirstEntry(); }
+    @Override public Map.Entry<K, V> pollLastEntry() { $perpetua$touch(); return super.pollLastEntry(); }
     @Override public Set<K> keySet() { return navigableKeySet(); }
     @Override public Collection<V> values() { return InheritedViews.collection(this, super.values()); }
     @Override public Set<Map.Entry<K, V>> entrySet() { return InheritedViews.entrySet(this, super.entrySet()); }

@@ -13,6 +13,8 @@ import java.util.function.Predicate;
 final class TrackedTreeSet<E> extends TreeSet<E> implements Tracked {
     private static final long serialVersionUID = 1L;
     private transient boolean touched;
+    /** The store that read it, told of the first change after each commit ({@link Kernel#firstTouch}). */
+    private transient Kernel owner;
 
     TrackedTreeSet(Comparator<? super E> comparator) {
         super(comparator);
@@ -20,7 +22,13 @@ final class TrackedTreeSet<E> extends TreeSet<E> implements Tracked {
 
     @Override public boolean $perpetua$touched() { return touched; }
     @Override public void $perpetua$untouch() { touched = false; }
-    @Override public void $perpetua$touch() { touched = true; }
+    @Override public void $perpetua$touch() {
+        if (!touched) {
+            touched = true;
+            Kernel.firstTouch(owner, this);
+        }
+    }
+    @Override public void $perpetua$owner(Kernel kernel) { owner = kernel; }
     @Override public java.util.Iterator<?> $perpetua$contents() { return super.iterator(); }
 
     private Object writeReplace() {
@@ -32,15 +40,15 @@ final class TrackedTreeSet<E> extends TreeSet<E> implements Tracked {
         return plain;
     }
 
-    @Override public boolean add(E e) { touched = true; return super.add(e); }
-    @Override public boolean addAll(Collection<? extends E> c) { touched = true; return super.addAll(c); }
-    @Override public boolean remove(Object o) { touched = true; return super.remove(o); }
-    @Override public boolean removeAll(Collection<?> c) { touched = true; return super.removeAll(c); }
-    @Override public boolean retainAll(Collection<?> c) { touched = true; return super.retainAll(c); }
-    @Override public boolean removeIf(Predicate<? super E> filter) { touched = true; return super.removeIf(filter); }
-    @Override public void clear() { touched = true; super.clear(); }
-    @Override public E pollFirst() { touched = true; return super.pollFirst(); }
-    @Override public E pollLast() { touched = true; return super.pollLast(); }
+    @Override public boolean add(E e) { $perpetua$touch(); return super.add(e); }
+    @Override public boolean addAll(Collection<? extends E> c) { $perpetua$touch(); return super.addAll(c); }
+    @Override public boolean remove(Object o) { $perpetua$touch(); return super.remove(o); }
+    @Override public boolean removeAll(Collection<?> c) { $perpetua$touch(); return super.removeAll(c); }
+    @Override public boolean retainAll(Collection<?> c) { $perpetua$touch(); return super.retainAll(c); }
+    @Override public boolean removeIf(Predicate<? super E> filter) { $perpetua$touch(); return super.removeIf(filter); }
+    @Override public void clear() { $perpetua$touch(); super.clear(); }
+    @Override public E pollFirst() { $perpetua$touch(); return super.pollFirst(); }
+    @Override public E pollLast() { $perpetua$touch(); return super.pollLast(); }
     @Override public Iterator<E> iterator() { return InheritedViews.iterator(this, super.iterator()); }
     @Override public Iterator<E> descendingIterator() { return InheritedViews.iterator(this, super.descendingIterator()); }
     // the views of a range or order: wrapped, so that a change through one kept across a commit

@@ -57,6 +57,11 @@ public final class InheritedViews {
         return new CheckedIterator<>(owner, it);
     }
 
+    /** @see #listIterator(Persistent, ListIterator) */
+    public static <E> ListIterator<E> listIterator(Owner owner, ListIterator<E> it) {
+        return new CheckedListIterator<>(owner, it);
+    }
+
     /** @see #collection(Persistent, Collection) */
     public static <E> Collection<E> collection(Owner owner, Collection<E> view) {
         return new CheckedCollection<>(owner, view);

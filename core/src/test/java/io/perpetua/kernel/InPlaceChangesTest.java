@@ -15,6 +15,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
@@ -237,6 +238,47 @@ class InPlaceChangesTest {
             assertEquals(1, orders.size());
             assertEquals("order", orders.get(0).name());
         }
+    }
+
+    /**
+     * A list read from a store and only read (a loop over it, an element) is let go when the
+     * program drops it, though transactions follow each other back to back: only a changed
+     * tracked collection is held. Until session 42 every resident collection was held for the
+     * whole of each transaction, so a program never outside one kept everything its lists had
+     * reached.
+     */
+    @Test
+    void aListOnlyReadIsLetGoThoughTransactionsFollowEachOtherBackToBack() throws InterruptedException {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> {
+                Node shop = new Node("shop");
+                shop.children(new ArrayList<>(List.of(new Node("a"), new Node("b"))));
+                store.persist(shop, "shop");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.beginTransaction();
+            WeakReference<List<Node>> orders = readTheOrders(store);
+            store.commitTransaction();
+            store.beginTransaction();
+            collect(orders);
+            store.commitTransaction();
+            assertEquals(2, store.fetch("shop", Node.class).children().size(), "read again");
+        }
+    }
+
+    /** Reads the shop's list, as a loop and an element, and keeps nothing but a weak reference to it. */
+    private static WeakReference<List<Node>> readTheOrders(PersistentStore store) {
+        List<Node> orders = store.fetch("shop", Node.class).children();
+        StringBuilder names = new StringBuilder();
+        for (Node order : orders) {
+            names.append(order.name());
+        }
+        assertEquals("ab", names.toString() + "");
+        assertEquals("a", orders.get(0).name());
+        assertFalse(((Tracked) orders).$perpetua$touched(), "reading notes no change");
+        return new WeakReference<>(orders);
     }
 
     /** Changes the shop's list and keeps nothing: only the returned weak reference to the shop. */

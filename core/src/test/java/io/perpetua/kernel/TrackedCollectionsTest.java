@@ -165,9 +165,11 @@ class TrackedCollectionsTest {
             List<Node> kids = n.children();
             kids.get(0); // a read that cannot change the list
             assertFalse(((Tracked) kids).$perpetua$touched());
-            for (Node k : kids) { // iteration might remove: noted, compared, found unchanged
+            for (Node k : kids) { // a loop reads: its iterator notes only a removal made through it
                 k.name();
             }
+            assertFalse(((Tracked) kids).$perpetua$touched());
+            kids.set(0, kids.get(0)); // a change that changes nothing: noted, compared, found unchanged
             assertTrue(((Tracked) kids).$perpetua$touched());
             store.inTransaction(() -> n.value(1));
             assertFalse(((Tracked) kids).$perpetua$touched(), "a commit forgets the note");
