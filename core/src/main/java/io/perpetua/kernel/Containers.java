@@ -56,6 +56,13 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * user's {@code extends ArrayList}) is not taken for its JDK parent. Stateless.
  */
 final class Containers {
+    /**
+     * The names of the three {@code java.sql} classes stored as holders ({@link SqlTimes}):
+     * matched by name, so that no {@code java.sql} class is loaded, nor needed, by a program
+     * that stores none (a runtime image may leave the module out).
+     */
+    static final Set<String> SQL_TIMES = Set.of("java.sql.Timestamp", "java.sql.Date", "java.sql.Time");
+
     private Containers() {
     }
 
@@ -289,7 +296,7 @@ final class Containers {
         if (o instanceof EnumSet) {
             return Kind.ENUM_SET;
         }
-        if (o instanceof Date d && SqlTimes.is(d)) {
+        if (o instanceof Date && SQL_TIMES.contains(c.getName())) {
             return Kind.HOLDER;
         }
         if (c == EnumMap.class) {

@@ -686,7 +686,7 @@ final class RecordDecoder implements RecordReader {
             h = new AtomicLong(in.readSignedVarLong());
         } else if (type == AtomicBoolean.class) {
             h = new AtomicBoolean(in.readByte() != 0);
-        } else if (SqlTimes.NAMES.contains(d.className)) {
+        } else if (Containers.SQL_TIMES.contains(d.className)) {
             h = SqlTimes.read(type, in);
         } else if (type == BitSet.class) {
             long[] words = new long[in.readCount()];

@@ -3,26 +3,17 @@ package io.perpetua.kernel;
 import java.sql.Time;
 import java.sql.Timestamp;
 import java.util.Date;
-import java.util.Set;
 
 /**
  * The three {@code java.util.Date} subclasses of {@code java.sql}, stored as holders like a
  * {@code Date}: {@code Timestamp} (milliseconds, then nanoseconds, which it keeps apart),
- * {@code java.sql.Date} and {@code Time} (milliseconds). A class of its own, reached only by
- * class name, so that {@code java.sql} is loaded, and needed, only by a program that stores one
- * (a runtime image may leave the module out). Stateless.
+ * {@code java.sql.Date} and {@code Time} (milliseconds). A class of its own, reached only once
+ * a class name is one of {@link Containers#SQL_TIMES}, so that {@code java.sql} is loaded, and
+ * needed, only by a program that stores one (a runtime image may leave the module out): loading
+ * this class loads {@code Timestamp}, so nothing else may live here. Stateless.
  */
 final class SqlTimes {
-    /** Their names: matched by name, not by class, for the reason above. */
-    static final Set<String> NAMES = Set.of("java.sql.Timestamp", "java.sql.Date", "java.sql.Time");
-
     private SqlTimes() {
-    }
-
-    /** @return true if {@code d}, a {@code Date}, is of one of the three classes exactly */
-    static boolean is(Date d) {
-        Class<?> c = d.getClass();
-        return c != Date.class && NAMES.contains(c.getName());
     }
 
     static void write(Date d, ByteOut out) {
