@@ -925,7 +925,13 @@ final class RecordEncoder implements RecordWriter {
                 out.writeByte(Tag.OPTIONAL_EMPTY);
             } else {
                 out.writeByte(Tag.OPTIONAL);
-                value(o.get(), "value", 0);
+                PathNode saved = path;
+                path = path.child(field, index); // the field that holds the Optional, as a record's
+                try {
+                    value(o.get(), "value", 0);
+                } finally {
+                    path = saved;
+                }
             }
         } else if (c == OptionalInt.class) {
             OptionalInt o = (OptionalInt) v;

@@ -287,6 +287,24 @@ class NotPersistableTest {
         assertTrue(e.getMessage().contains("-javaagent"), e.getMessage());
     }
 
+    /** A record with an Optional component, stored as values. */
+    record Pair(String name, java.util.Optional<Object> maybe) {
+    }
+
+    /**
+     * The path through an Optional names the field (or record component) that holds it, then
+     * its value: it named the value as if it were the holder's field ({@code ...any} became
+     * {@code ...value}).
+     */
+    @Test
+    void thePathThroughAnOptionalNamesTheFieldThatHoldsIt() throws Exception {
+        assertRejected(java.util.Optional.of(new Thread()), Thread.class.getName(), "\"root\".next.children[1].any.value");
+        assertRejected(java.util.Optional.of(java.util.Optional.of(new Thread())), Thread.class.getName(),
+                "\"root\".next.children[1].any.value.value");
+        assertRejected(new Object[] {new Pair("p", java.util.Optional.of(new Thread()))}, Thread.class.getName(),
+                "\"root\".next.children[1].any[0].maybe.value");
+    }
+
     @Test
     void persistOfAnUnstorableObjectFailsAtOnce() {
         try (PersistentStore store = TestStores.open(TestStores.newUri())) {
@@ -300,6 +318,7 @@ class NotPersistableTest {
     /** Builds root → next → children[1] → any = bad, commits, and checks nothing was written. */
     private static NotPersistableException assertRejected(Object bad, String className, String path) {
         String uri = TestStores.newUri();
+        NotPersistableException e;
         try (PersistentStore store = TestStores.open(uri)) {
             store.inTransaction(() -> store.persist(new Node("root"), "root"));
             long objects = store.statistics().objects();
@@ -310,7 +329,7 @@ class NotPersistableTest {
             culprit.any(bad);
             next.children(new ArrayList<>(List.of(new Node("fine"), culprit)));
             root.next(next);
-            NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+            e = assertThrows(NotPersistableException.class, store::commitTransaction);
             assertEquals(className, e.className());
             assertEquals(path, e.path());
             assertEquals(objects, store.statistics().objects(), "nothing was written");
@@ -320,13 +339,12 @@ class NotPersistableTest {
             culprit.any(null); // fix the graph: the retried commit succeeds
             store.commitTransaction();
             assertTrue(store.isPersistent(culprit));
-            return e;
-        } finally {
-            try (PersistentStore store = TestStores.open(uri)) {
-                Node culprit = store.fetch("root", Node.class).next().children().get(1);
-                assertEquals("culprit", culprit.name());
-                assertNull(culprit.any());
-            }
         }
+        try (PersistentStore store = TestStores.open(uri)) { // not in a finally: it would hide a failed assertion
+            Node culprit = store.fetch("root", Node.class).next().children().get(1);
+            assertEquals("culprit", culprit.name());
+            assertNull(culprit.any());
+        }
+        return e;
     }
 }
