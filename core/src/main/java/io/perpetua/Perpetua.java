@@ -9,8 +9,10 @@ import io.perpetua.kernel.Kernel;
  *
  * <h2>Which store</h2>
  * <ol>
- *   <li>An object that is already persistent belongs to one store: {@code persist} on it uses
- *       that store.</li>
+ *   <li>An object that is already persistent in an open store belongs to it: {@code persist} on
+ *       it uses that store. One read from a store closed since belongs to none open: the store
+ *       the next rules choose refuses it, as that store's own {@code persist} does
+ *       ({@link NotPersistableException}: fetch it again from there).</li>
  *   <li>Otherwise the <em>current store</em> is the store whose transaction the calling thread
  *       began most recently and that is still active.</li>
  *   <li>Failing that, if exactly one store is open in the JVM, that store.</li>
@@ -31,9 +33,10 @@ public final class Perpetua {
      * @param name the name
      * @throws NoCurrentStoreException if no store can be chosen
      * @throws TransactionStateException if the store has no active transaction
-     * @throws StoreClosedException if the object was read from a store closed since: it
-     *         belongs to that store (fetch it again from the store it is to be persisted in)
-     * @throws NotPersistableException if the object cannot be stored
+     * @throws NotPersistableException if the object cannot be stored, among them an object read
+     *         from a store closed since (an earlier opening of the store chosen, say): it belongs
+     *         to that opening; fetch it again from the store it is to be persisted in. (Until
+     *         session 42 this was a {@code StoreClosedException} naming the closed store.)
      */
     public static void persist(Object object, String name) {
         storeFor(object).persist(object, name);
@@ -46,8 +49,8 @@ public final class Perpetua {
      * @param object a persistent-capable object or another storable value with identity
      * @throws NoCurrentStoreException if no store can be chosen
      * @throws TransactionStateException if the store has no active transaction
-     * @throws StoreClosedException if the object was read from a store closed since
-     * @throws NotPersistableException if the object cannot be stored
+     * @throws NotPersistableException if the object cannot be stored, among them an object read
+     *         from a store closed since (as {@link #persist(Object, String)})
      */
     public static void persist(Object object) {
         storeFor(object).persist(object);
@@ -76,6 +79,11 @@ public final class Perpetua {
         return Kernel.current();
     }
 
+    /**
+     * An object's own store if it is open, else the current one: an object of a store closed
+     * since goes to the current store, whose {@code persist} refuses it saying why, as it does
+     * when called on that store (a closed store would say only that it is closed).
+     */
     private static PersistentStore storeFor(Object object) {
         Kernel owner = Kernel.ownerOf(object);
         return owner != null ? owner : Kernel.current();

@@ -218,10 +218,13 @@ public final class Kernel implements PersistentStore {
 
     // ---- which store: see Perpetua ----
 
-    /** @return the kernel an object is persistent in, or null */
+    /**
+     * @return the open kernel an object is persistent in, or null: also for an object of a
+     *         store closed since, which the current store is to refuse saying why
+     */
     public static Kernel ownerOf(Object object) {
         if (object instanceof Persistent p) {
-            return p.$perpetua$handle() instanceof Handle h ? h.kernel : null;
+            return p.$perpetua$handle() instanceof Handle h && !h.kernel.closed ? h.kernel : null;
         }
         if (object != null && Containers.kindOf(object) != null) {
             for (Kernel k : OPEN) {

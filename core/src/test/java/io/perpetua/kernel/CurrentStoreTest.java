@@ -1,6 +1,7 @@
 package io.perpetua.kernel;
 
 import io.perpetua.NoCurrentStoreException;
+import io.perpetua.NotPersistableException;
 import io.perpetua.Perpetua;
 import io.perpetua.PersistentStore;
 import io.perpetua.TransactionStateException;
@@ -49,6 +50,35 @@ class CurrentStoreTest {
             NoCurrentStoreException e = assertThrows(NoCurrentStoreException.class,
                     () -> Perpetua.fetch("p", Primitives.class), "two open and no transaction on this thread");
             assertTrue(e.getMessage().contains("2 stores are open"), e.getMessage());
+        }
+    }
+
+    /**
+     * {@code obj.persist("n")} (and {@code Perpetua.persist}) on an object read from an earlier,
+     * closed opening of a store open again is refused as that store's own {@code persist}
+     * refuses it ("an earlier opening of this store ... fetch it again from this one"); it was a
+     * StoreClosedException saying that the store, open and in a transaction, was closed.
+     */
+    @Test
+    void anObjectOfAnEarlierOpeningIsRefusedAsTheStoreItselfRefusesIt() {
+        String uri = TestStores.newUri();
+        Primitives p = new Primitives();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> store.persist(p, "p"));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.beginTransaction();
+            String expected = assertThrows(NotPersistableException.class, () -> store.persist(p, "again")).getMessage();
+            assertTrue(expected.contains("belongs to an earlier opening of this store, closed since"), expected);
+            assertTrue(expected.contains("fetch it again from this one"), expected);
+            assertEquals(expected, assertThrows(NotPersistableException.class, () -> p.persist("again")).getMessage());
+            assertEquals(expected, assertThrows(NotPersistableException.class, () -> Perpetua.persist(p, "again")).getMessage());
+            String unnamed = assertThrows(NotPersistableException.class, () -> store.persist(p)).getMessage();
+            assertEquals(unnamed, assertThrows(NotPersistableException.class, p::persist).getMessage());
+            assertEquals(unnamed, assertThrows(NotPersistableException.class, () -> Perpetua.persist(p)).getMessage());
+            store.commitTransaction();
+            assertFalse(store.isBound("again"));
+            assertTrue(store.isBound("p"));
         }
     }
 
