@@ -17,7 +17,8 @@ public class UnexpectedTypeException extends PersistentStoreException {
      * @param actual the class of the stored object, never null
      */
     public UnexpectedTypeException(String name, String expected, String actual) {
-        this(name, expected, actual, "the object named \"" + name + "\" is a " + actual + ", not a " + expected);
+        this(name, expected, actual, "the object named \"" + name + "\" is " + withArticle(actual) + ", not "
+                + withArticle(expected));
     }
 
     /**
@@ -38,13 +39,19 @@ public class UnexpectedTypeException extends PersistentStoreException {
 
     private static String message(String name, Class<?> expected, Class<?> actual) {
         if (!expected.getTypeName().equals(actual.getTypeName())) {
-            return "the object named \"" + name + "\" is a " + actual.getTypeName() + ", not a " + expected.getTypeName();
+            return "the object named \"" + name + "\" is " + withArticle(actual.getTypeName()) + ", not "
+                    + withArticle(expected.getTypeName());
         }
-        return "the object named \"" + name + "\" is a " + actual.getTypeName() + " of the class loader "
+        return "the object named \"" + name + "\" is " + withArticle(actual.getTypeName()) + " of the class loader "
                 + loader(actual) + ", not the class of that name asked for, of the class loader " + loader(expected)
                 + ": a store reads its classes through the thread's context class loader of when it was opened; open"
                 + " it again with the loader of the class asked for (close the store before a plug-in's loader is"
                 + " replaced)";
+    }
+
+    /** @return the name after "a", or "an" before a vowel: "an Order", "an int[]", "a Shop" */
+    private static String withArticle(String typeName) {
+        return ("aeiouAEIOU".indexOf(typeName.charAt(0)) >= 0 ? "an " : "a ") + typeName;
     }
 
     private static String loader(Class<?> type) {

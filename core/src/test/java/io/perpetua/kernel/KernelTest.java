@@ -169,7 +169,11 @@ class KernelTest {
             e = assertThrows(UnexpectedTypeException.class, () -> store.fetch("numbers", long[].class));
             assertEquals("long[]", e.expected());
             assertEquals("int[]", e.actual());
+            assertEquals("the object named \"numbers\" is an int[], not a long[]", e.getMessage());
         }
+        assertEquals("the object named \"o\" is a Shop, not an Order", // "an" before a vowel
+                new UnexpectedTypeException("o", "Order", "Shop").getMessage());
+        assertEquals("the object named \"s\" is an Order, not a Shop", new UnexpectedTypeException("s", "Shop", "Order").getMessage());
     }
 
     /**
@@ -188,12 +192,12 @@ class KernelTest {
             UnexpectedTypeException e = assertThrows(UnexpectedTypeException.class, () -> store.fetch("n", other));
             assertEquals(Node.class.getName(), e.expected());
             assertEquals(Node.class.getName(), e.actual());
-            assertTrue(e.getMessage().startsWith("the object named \"n\" is a " + Node.class.getName() + " of the class loader "
+            assertTrue(e.getMessage().startsWith("the object named \"n\" is an " + Node.class.getName() + " of the class loader "
                     + Node.class.getClassLoader() + ", not the class of that name asked for, of the class loader " + redeployed
                     + ": a store reads its classes through the thread's context class loader of when it was opened; open"
                     + " it again with the loader of the class asked for"), e.getMessage());
             e = assertThrows(UnexpectedTypeException.class, () -> store.fetch("n", Primitives.class));
-            assertEquals("the object named \"n\" is a " + Node.class.getName() + ", not a " + Primitives.class.getName(),
+            assertEquals("the object named \"n\" is an " + Node.class.getName() + ", not an " + Primitives.class.getName(),
                     e.getMessage(), "classes of two names: no loaders");
         }
     }
