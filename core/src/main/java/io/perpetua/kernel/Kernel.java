@@ -799,6 +799,9 @@ public final class Kernel implements PersistentStore {
             kind = Kind.VALUE;
         }
         if (table.container(object) == null) {
+            if (location.equals(ClosedContainers.storeOf(object))) {
+                throw ofAnEarlierOpening(object, label);
+            }
             Kernel other = ContainerOwners.active() && ContainerOwners.changeable(object, kind)
                     ? ContainerOwners.claim(object, this) : null;
             if (other != null) {
@@ -837,6 +840,20 @@ public final class Kernel implements PersistentStore {
                 + " another open store (" + other.location() + "); a collection, map or array belongs to one store, as"
                 + " an object does: store a copy of it here (a new collection or map of its contents, a clone of the"
                 + " array)");
+    }
+
+    /**
+     * Why a collection, map or array that was resident in an earlier opening of this store when
+     * it closed is refused, as {@link #foreign} says why an object of one is: stored again, it
+     * would be a copy, a second container in the store where the program has one, and what the
+     * program wrote to it after the close (saved nowhere) would be committed in the copy. (One of
+     * another store, closed since, may be stored here: as a copy, it splits no store's container.)
+     */
+    private static NotPersistableException ofAnEarlierOpening(Object container, String path) {
+        return new NotPersistableException(Containers.storedClass(container).getName(), path, "it belongs to an"
+                + " earlier opening of this store, closed since; collections, maps and arrays do not carry over to a"
+                + " later opening, as objects do not: fetch it again from this one (or store a copy of it: a new"
+                + " collection or map of its contents, a clone of the array)");
     }
 
     /** @return the object's handle in this store, null if it is transient; throws if it is another store's */
@@ -1187,6 +1204,7 @@ public final class Kernel implements PersistentStore {
             closed = true;
             OPEN.remove(this);
             ContainerOwners.closed(this, OPEN);
+            table.markClosed(location); // after the rollback: what it undid was never this store's
             ArrayWrites.unregister(inbox);
             uninterrupted(() -> {
                 backend.close();
@@ -2714,6 +2732,9 @@ public final class Kernel implements PersistentStore {
             boolean embed = direct && writing != 0;
             ContainerHandle h = table.container(container);
             if (h == null) {
+                if (location.equals(ClosedContainers.storeOf(container))) {
+                    throw ofAnEarlierOpening(container, parent.child(field, index).render());
+                }
                 Kernel other = ContainerOwners.active() && ContainerOwners.changeable(container, kind)
                         ? ContainerOwners.claim(container, Kernel.this) : null;
                 if (other != null) {

@@ -137,6 +137,23 @@ final class ObjectTable {
         }
     }
 
+    /**
+     * Marks every resident container that can change in place in {@link ClosedContainers}: the
+     * store of {@code location} is closing, and a later opening is to refuse them.
+     */
+    void markClosed(String location) {
+        List<Object> resident = new ArrayList<>();
+        for (int i = 0; i < containers.size(); i++) {
+            if (containers.at(i) instanceof ContainerHandle c) {
+                Object o = c.get();
+                if (o != null && ContainerOwners.changeable(o, c.descriptor.kind)) {
+                    resident.add(o);
+                }
+            }
+        }
+        ClosedContainers.mark(resident, location);
+    }
+
     /** A container handle stops being embedded (it gets a record of its own): it is found by id from now on. */
     void indexById(ContainerHandle c) {
         c.embedded = false;

@@ -1,0 +1,86 @@
+package io.perpetua.kernel;
+
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The changeable collections, maps and arrays that were resident in a store when it closed,
+ * with that store's location, so that a later opening of the store refuses one as it refuses
+ * an object of its earlier opening, instead of storing a copy of it as a new container (one
+ * list in the program became two in the store, and writes made to it after the close, which
+ * are saved nowhere, were committed in the copy). A rewritten object names its
+ * store in its handle; a container has no field to name it, so its store marks it here at close.
+ *
+ * <p>Marking costs the close one entry per resident changeable container; the commit asks only
+ * for a container it has not met (about to be attached), and only while an entry is left (one
+ * volatile read otherwise). Keys are weak and compared by identity; values are locations, not
+ * stores, so that an entry does not keep a closed store, its classes and their class loader.
+ * Thread-safe; the lock is taken after a store's, never the other way round.
+ */
+final class ClosedContainers {
+    private static final Object LOCK = new Object();
+    private static final Map<Key, String> CLOSED = new HashMap<>();
+    private static final ReferenceQueue<Object> COLLECTED = new ReferenceQueue<>();
+    /** False while {@link #CLOSED} is empty, so that the commit's common path reads only this. */
+    private static volatile boolean any;
+
+    private ClosedContainers() {
+    }
+
+    /** A container, weakly, by identity. */
+    private static final class Key extends WeakReference<Object> {
+        private final int hash;
+
+        Key(Object container, ReferenceQueue<Object> queue) {
+            super(container, queue);
+            this.hash = System.identityHashCode(container);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o == this || o instanceof Key k && k.hash == hash && k.get() != null && k.get() == get();
+        }
+    }
+
+    /** Marks the containers resident in the store of {@code location}, which is closing. */
+    static void mark(java.util.List<Object> containers, String location) {
+        if (containers.isEmpty()) {
+            return;
+        }
+        synchronized (LOCK) {
+            expunge();
+            for (Object c : containers) {
+                CLOSED.put(new Key(c, COLLECTED), location);
+            }
+            any = true;
+        }
+    }
+
+    /**
+     * @return the location of the closed store a container was resident in when it closed, or
+     *         null if it was in none
+     */
+    static String storeOf(Object container) {
+        if (!any) {
+            return null;
+        }
+        synchronized (LOCK) {
+            expunge();
+            return CLOSED.get(new Key(container, null));
+        }
+    }
+
+    private static void expunge() {
+        for (Object k; (k = COLLECTED.poll()) != null; ) {
+            CLOSED.remove(k);
+        }
+        any = !CLOSED.isEmpty();
+    }
+}
