@@ -126,6 +126,72 @@ class PlugInLoadersIT {
         assertTrue(run.out().contains("collected=true,true\n"), run::toString);
     }
 
+    /**
+     * A host that defines a class in a loader of its own whose parent is the bootstrap loader
+     * (as Byte Buddy does for Mockito's helpers, the OpenTelemetry agent for its own classes, an
+     * isolating plug-in host for its plug-ins): the class cannot see perpetua-core, so it is left
+     * as it is (rewritten, it failed to load: {@code NoClassDefFoundError} of
+     * {@code io.perpetua.runtime.Persistent}), and said so; the host's own classes are rewritten.
+     */
+    @Test
+    void aClassOfALoaderThatDoesNotSeePerpetuaCoreIsLeftAsItIs(@TempDir Path dir) throws Exception {
+        Path plugin = dir.resolve("plugin");
+        Path host = dir.resolve("host");
+        Run javac = javac(plugin, "", write(dir, "acme/Isolated.java", """
+                package acme;
+                public class Isolated {
+                    int count = 2;
+                    int[] counts = {1, 2};
+                    public String toString() {
+                        counts[0] = count;
+                        return "isolated " + counts[0] + counts[1];
+                    }
+                }
+                """));
+        assertEquals(0, javac.exit(), javac::toString);
+        javac = javac(host, "", write(dir, "host/IsolatingHost.java", """
+                package host;
+                import java.nio.file.Files;
+                import java.nio.file.Path;
+                public class IsolatingHost {
+                    static class Isolating extends ClassLoader {
+                        final byte[] bytes;
+                        Isolating(byte[] bytes) {
+                            super("isolating", null); // parent: the bootstrap loader
+                            this.bytes = bytes;
+                        }
+                        @Override protected Class<?> findClass(String name) throws ClassNotFoundException {
+                            if (name.equals("acme.Isolated")) {
+                                return defineClass(name, bytes, 0, bytes.length);
+                            }
+                            throw new ClassNotFoundException(name);
+                        }
+                    }
+                    int defined;
+                    public static void main(String[] args) throws Exception {
+                        IsolatingHost self = new IsolatingHost();
+                        for (int i = 0; i < 2; i++) {
+                            byte[] bytes = Files.readAllBytes(Path.of(args[0], "acme/Isolated.class"));
+                            Class<?> c = Class.forName("acme.Isolated", true, new Isolating(bytes));
+                            System.out.println(c.getDeclaredConstructor().newInstance());
+                            self.defined++;
+                        }
+                        System.out.println("defined " + self.defined + ", arrays " + System.getProperty("perpetua.arrays"));
+                    }
+                }
+                """));
+        assertEquals(0, javac.exit(), javac::toString);
+        Run run = ForkedJvm.java(JDK17, List.of(agent("verbose,failFast")), host.toString(), 120, "host.IsolatingHost",
+                plugin.toString());
+        assertEquals(0, run.exit(), run::toString);
+        assertEquals("isolated 22\nisolated 22\ndefined 2, arrays compared: acme.Isolated is not rewritten: its class"
+                + " loader (host.IsolatingHost$Isolating 'isolating') does not see perpetua-core"
+                + " (io.perpetua.runtime.Persistent), so a rewritten class could not be defined: left as it is, its"
+                + " instances cannot be made persistent\n", run.out(), run::toString);
+        assertTrue(run.err().contains("[perpetua] skipped acme.Isolated: its class loader"), run::toString);
+        assertTrue(run.err().contains("[perpetua] rewritten host.IsolatingHost: persistent-capable"), run::toString);
+    }
+
     private static Path write(Path dir, String name, String source) throws Exception {
         Path file = dir.resolve("src").resolve(name);
         Files.createDirectories(file.getParent());
@@ -135,7 +201,11 @@ class PlugInLoadersIT {
 
     private static Run javac(Path out, String classPath, Path source) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(JDK17.resolve("bin/javac").toString(), "--release", "17",
-                "-cp", classPath, "-d", out.toString(), source.toString()));
+                "-d", out.toString()));
+        if (!classPath.isEmpty()) {
+            cmd.addAll(List.of("-cp", classPath));
+        }
+        cmd.add(source.toString());
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes());
         p.waitFor(120, TimeUnit.SECONDS);

@@ -36,6 +36,15 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
     private final java.util.Map<Module, Throwable> granted = new java.util.WeakHashMap<>();
 
     /**
+     * The class loaders met so far, each with null if it sees perpetua-core, else why its classes
+     * are left as they are. Weak keys: a loader goes when it is collected.
+     */
+    private final java.util.Map<ClassLoader, String> blind = new java.util.WeakHashMap<>();
+
+    /** The class every persistent-capable class implements, as a class loader is asked for it. */
+    private static final String PERSISTENT = "io.perpetua.runtime.Persistent";
+
+    /**
      * What the classes of a named module need: the module must read perpetua-core's (a rewritten
      * class implements {@code io.perpetua.runtime.Persistent} and calls the runtime), and open
      * its packages to it (the kernel reads records and enum constants and makes objects there,
@@ -122,6 +131,14 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
                 // A loaded class cannot gain fields or methods; it was rewritten (or not) when loaded.
                 return null;
             }
+            String cannotSeeCore = rewriter.filter().reject(className) == null ? cannotSeeCore(loader) : null;
+            if (cannotSeeCore != null) {
+                // like the JDK's own classes: nothing it defines can be made persistent, and what it
+                // writes into an array is not logged
+                stopArrayTracking(dotted, dotted + " is not rewritten: " + cannotSeeCore);
+                listener.onSkipped(dotted, loader, cannotSeeCore);
+                return null;
+            }
             ClassRewriter.Result result = rewriter.rewrite(loader, className, classfileBuffer);
             if (result.arraysUntracked() != null) {
                 stopArrayTracking(dotted, result.arraysUntracked());
@@ -142,6 +159,43 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
             failed(dotted, loader, t);
             return null;
         }
+    }
+
+    /**
+     * A class loader that does not find perpetua-core (one whose parent is the bootstrap loader:
+     * Byte Buddy's helper loaders under Mockito, the OpenTelemetry agent's, an isolating plug-in
+     * host's) could not define a rewritten class: it implements {@code io.perpetua.runtime.Persistent}
+     * and calls the runtime ({@code NoClassDefFoundError}). Such a loader's classes are left as
+     * they are. Any copy of core it sees will do (a web application may bundle its own): a
+     * rewritten class links against the one its loader finds. Asked once per loader; the class
+     * is found already loaded by the loaders that delegate to the agent's, which the agent loaded
+     * before it started.
+     *
+     * @return null if the loader sees perpetua-core, else why its classes are left as they are
+     */
+    private String cannotSeeCore(ClassLoader loader) {
+        synchronized (blind) {
+            if (blind.containsKey(loader)) {
+                return blind.get(loader);
+            }
+        }
+        String why = null;
+        try {
+            Class.forName(PERSISTENT, false, loader); // not under the lock: the loader may take its own
+        } catch (ClassNotFoundException | LinkageError e) {
+            why = "its class loader (" + describe(loader) + ") does not see perpetua-core (" + PERSISTENT
+                    + "), so a rewritten class could not be defined: left as it is, its instances cannot be made"
+                    + " persistent";
+        }
+        synchronized (blind) {
+            blind.put(loader, why);
+        }
+        return why;
+    }
+
+    private static String describe(ClassLoader loader) {
+        String name = loader.getName();
+        return loader.getClass().getName() + (name == null ? "" : " '" + name + "'");
     }
 
     /** Reports a class that could not be rewritten (whole); with {@code failFast}, halts the JVM. */
