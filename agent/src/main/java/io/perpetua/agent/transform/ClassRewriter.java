@@ -93,6 +93,55 @@ public final class ClassRewriter {
         return rewrite(TypeResolver.of(loader, filter), className, bytes);
     }
 
+    /**
+     * Rewrites a generated sample class ({@code perpetua/warmup/Sample}: an int, an int array and
+     * a reference field; a constructor; a method that stores into the array, copies a field and
+     * concatenates a string with {@code invokedynamic}) with a resolver of its own and the
+     * default filter, so that the first application class does not load the agent's code paths.
+     *
+     * @return the sample's result, {@code REWRITTEN}
+     */
+    public Result warmUp() {
+        String name = "perpetua/warmup/Sample";
+        ClassWriter cw = new ClassWriter(ClassWriter.COMPUTE_MAXS);
+        cw.visit(Opcodes.V17, Opcodes.ACC_PUBLIC | Opcodes.ACC_SUPER, name, null, "java/lang/Object", null);
+        cw.visitField(0, "count", "I", null, null).visitEnd();
+        cw.visitField(0, "counts", "[I", null, null).visitEnd();
+        cw.visitField(0, "next", "Ljava/lang/Object;", null, null).visitEnd();
+        MethodVisitor mv = cw.visitMethod(Opcodes.ACC_PUBLIC, "<init>", "()V", null, null);
+        mv.visitCode();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitMethodInsn(Opcodes.INVOKESPECIAL, "java/lang/Object", "<init>", "()V", false);
+        mv.visitInsn(Opcodes.RETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        mv = cw.visitMethod(Opcodes.ACC_PUBLIC, "touch", "()Ljava/lang/String;", null, null);
+        mv.visitCode();
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, name, "counts", "[I");
+        mv.visitInsn(Opcodes.ICONST_0);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, name, "count", "I");
+        mv.visitInsn(Opcodes.IASTORE);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, name, "next", "Ljava/lang/Object;");
+        mv.visitFieldInsn(Opcodes.PUTFIELD, name, "next", "Ljava/lang/Object;");
+        mv.visitVarInsn(Opcodes.ALOAD, 0);
+        mv.visitFieldInsn(Opcodes.GETFIELD, name, "next", "Ljava/lang/Object;");
+        mv.visitInvokeDynamicInsn("makeConcatWithConstants", "(Ljava/lang/Object;)Ljava/lang/String;",
+                new org.objectweb.asm.Handle(Opcodes.H_INVOKESTATIC, "java/lang/invoke/StringConcatFactory",
+                        "makeConcatWithConstants", "(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;"
+                        + "Ljava/lang/invoke/MethodType;Ljava/lang/String;[Ljava/lang/Object;)"
+                        + "Ljava/lang/invoke/CallSite;", false), "next \u0001");
+        mv.visitInsn(Opcodes.ARETURN);
+        mv.visitMaxs(0, 0);
+        mv.visitEnd();
+        cw.visitEnd();
+        return rewrite(TypeResolver.unshared(ClassRewriter.class.getClassLoader(), ClassFilter.everything()), name,
+                cw.toByteArray());
+    }
+
     Result rewrite(TypeResolver resolver, String className, byte[] bytes) {
         String name = className == null ? "?" : className;
         ClassReader reader = null;

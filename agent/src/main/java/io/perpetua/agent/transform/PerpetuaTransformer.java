@@ -73,6 +73,22 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
         this.dumpDirectory = dumpDirectory;
     }
 
+    /**
+     * Rewrites a small generated class (fields, an array store, a string concatenation, a
+     * constructor) through the whole pipeline, without defining it, so that what the rewriting
+     * needs is loaded and linked before the transformer is registered, with what the common paths
+     * need of the JDK (see {@code PerpetuaAgent.loadOwnClasses}, which loads the agent's other
+     * classes). Reports nothing.
+     *
+     * @throws RewriteException if the sample cannot be rewritten (a bug)
+     */
+    public void warmUp() {
+        ClassRewriter.Result result = rewriter.warmUp();
+        if (result.outcome() != ClassRewriter.Outcome.REWRITTEN) {
+            throw new IllegalStateException("the agent's warm-up class was not rewritten: " + result.detail());
+        }
+    }
+
     /** Sets what lets rewritten classes of named modules reach perpetua-core; the agent sets the JVM's. */
     public void moduleAccess(ModuleAccess access) {
         this.moduleAccess = access;
