@@ -783,7 +783,7 @@ public final class Kernel implements PersistentStore {
                             + " the objects that refer to it, never as an object of the store; persist one of those");
                 }
                 checkStorable(p.getClass(), label);
-                pending.put(p, attach(p, newId(), ObjectState.NEW));
+                pending.put(p, attachNew(p, newId(), () -> label));
             }
             return;
         }
@@ -921,6 +921,30 @@ public final class Kernel implements PersistentStore {
         table.put(h);
         return h;
     }
+
+    /**
+     * As {@link #attach}, for an object the program made, reached by {@code path}: refuses one
+     * whose persistence protocol methods do not keep what they are given (a mock or proxy that
+     * intercepts every method of a persistent class, as Mockito's inline mock maker does), which
+     * the commit could not write.
+     */
+    private Handle attachNew(Persistent p, long id, java.util.function.Supplier<String> path) {
+        Handle h = new Handle(this, p, id, table.queue());
+        p.$perpetua$handle(h);
+        p.$perpetua$state(ObjectState.NEW);
+        if (p.$perpetua$handle() != h || p.$perpetua$state() != ObjectState.NEW) {
+            p.$perpetua$handle(null);
+            throw new NotPersistableException(p.getClass().getName(), path.get(), INTERCEPTED);
+        }
+        table.put(h);
+        return h;
+    }
+
+    /** Why an object whose persistence protocol methods are intercepted cannot be stored. */
+    static final String INTERCEPTED = "its methods $perpetua$handle and $perpetua$state do not keep what the store gives"
+            + " them: a mock or proxy that intercepts every method of a persistent class (Mockito's inline mock maker"
+            + " does) cannot be stored; store a real instance, or a mock of an interface the class implements, kept"
+            + " in a transient field";
 
     /** Attaches a container the program made, describing it as {@code kind}. */
     private ContainerHandle attachContainer(Object c, long id, Kind kind, long ownerId) {
@@ -2576,12 +2600,13 @@ public final class Kernel implements PersistentStore {
                     satellitesBefore[homesBefore.size()] = home.satellites;
                     homesBefore.add(home);
                 }
-                Handle h = attach(object, Satellites.id(home.id(), ++home.satellites), ObjectState.NEW);
+                Handle h = attachNew(object, Satellites.id(home.id(), ++home.satellites),
+                        () -> parent.child(field, index).render());
                 assigned.add(h);
                 taken[takenCount++] = object; // below MAX, as home.satellites was
                 return h.id();
             }
-            Handle h = attach(object, newId(), ObjectState.NEW);
+            Handle h = attachNew(object, newId(), () -> parent.child(field, index).render());
             assigned.add(h);
             enqueue(object, parent.child(field, index));
             return h.id();

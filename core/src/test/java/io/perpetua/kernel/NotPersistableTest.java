@@ -44,6 +44,56 @@ class NotPersistableTest {
         assertTrue(e.getMessage().contains("lambda"), e.getMessage());
     }
 
+    /**
+     * A persistent class's object whose persistence protocol methods are intercepted, as those of
+     * an inline Mockito mock of a rewritten class are: they keep nothing and answer null and 0.
+     */
+    static final class Intercepted extends Node {
+        static {
+            io.perpetua.runtime.PersistentClasses.register(Intercepted.class, () -> new Intercepted());
+        }
+
+        Intercepted() {
+            super("mock");
+        }
+
+        @Override
+        public io.perpetua.runtime.ObjectHandle $perpetua$handle() {
+            return null;
+        }
+
+        @Override
+        public void $perpetua$handle(io.perpetua.runtime.ObjectHandle handle) {
+        }
+
+        @Override
+        public byte $perpetua$state() {
+            return 0;
+        }
+
+        @Override
+        public void $perpetua$state(byte state) {
+        }
+    }
+
+    /**
+     * An object whose protocol methods are intercepted (a mock) is refused, naming its class and
+     * path, reached from a field or persisted by name; it was an internal NullPointerException.
+     */
+    @Test
+    void anObjectWhoseProtocolMethodsAreInterceptedIsRefused() throws Exception {
+        NotPersistableException e = assertRejected(new Intercepted(), Intercepted.class.getName(),
+                "\"root\".next.children[1].any");
+        assertTrue(e.getMessage().contains("mock or proxy"), e.getMessage());
+        try (PersistentStore store = TestStores.open(TestStores.newUri())) {
+            store.beginTransaction();
+            e = assertThrows(NotPersistableException.class, () -> store.persist(new Intercepted(), "mock"));
+            assertEquals("\"mock\"", e.path());
+            assertEquals(Intercepted.class.getName(), e.className());
+            store.abortTransaction();
+        }
+    }
+
     /** A record of this test, stored as a value. */
     public record Line(String sku, int n) {
     }
