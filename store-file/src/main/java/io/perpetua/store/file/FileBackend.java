@@ -85,6 +85,12 @@ public final class FileBackend implements Backend {
     private static final int REWRITE_BATCH = 4 << 20;
     /** {@link #compact()} rewrites a segment once more than 1/64 of it is garbage. */
     private static final double EXPLICIT_RATIO = 1.0 / 64;
+    /**
+     * {@link #close()} finishes a due compaction only if it copies at most this many live bytes
+     * (deleting segments that hold no live record costs it nothing but the checkpoint it writes
+     * anyway); a larger one is left to the background maintenance of the next open.
+     */
+    private static final long CLOSE_COPY_LIMIT = REWRITE_BATCH;
 
     private final Path dir;
     private final String location;
@@ -121,6 +127,7 @@ public final class FileBackend implements Backend {
     private int checkpointSegment;
     private long checkpointSeq;
     private long freedSinceMaintenance;
+    /** A segment was sealed since maintenance last ran, or the open found garbage to compact. */
     private boolean rolledSinceMaintenance;
     /** Set by {@link #append} when a durable commit's mark could not be written. */
     private IOException markFailure;
@@ -192,13 +199,16 @@ public final class FileBackend implements Backend {
             Recovery.State state = Recovery.open(absolute, io);
             writer = io.open(state.active.path, true);
             FileBackend backend = new FileBackend(absolute, location, options, io, lock, state, writer);
-            if (state.cutBytes > 0 || state.replayedBytes >= options.checkpointBytes()) {
-                backend.commitLock.lock();
-                try {
-                    backend.scheduleMaintenanceIfDue();
-                } finally {
-                    backend.commitLock.unlock();
-                }
+            backend.commitLock.lock();
+            try {
+                // Garbage an earlier session left (it closed before its maintenance ran, or
+                // freed it in its last moments) is compacted in this one's background: the
+                // segments' live bytes come from the checkpoint and the replay, so this is a
+                // look at each segment's figures, not at the files.
+                backend.rolledSinceMaintenance = options.autoCompact() && backend.compactionDue();
+                backend.scheduleMaintenanceIfDue();
+            } finally {
+                backend.commitLock.unlock();
             }
             return backend;
         } catch (IOException e) {
@@ -761,7 +771,7 @@ public final class FileBackend implements Backend {
                 commitLock.unlock();
             }
             if (options.autoCompact()) {
-                compactSegments(options.garbageRatio(), false);
+                compactSegments(options.garbageRatio(), false, false);
             }
             boolean due;
             commitLock.lock();
@@ -822,7 +832,7 @@ public final class FileBackend implements Backend {
         maintenanceLock.lock();
         try {
             ensureOpen();
-            return compactSegments(EXPLICIT_RATIO, true);
+            return compactSegments(EXPLICIT_RATIO, true, false);
         } finally {
             maintenanceLock.unlock();
         }
@@ -907,29 +917,69 @@ public final class FileBackend implements Backend {
     }
 
     /**
-     * Compacts the sealed segments whose garbage is at least {@code ratio} of their data. The
-     * maintenance lock is held.
+     * Whether automatic compaction has work: a sealed segment over {@code garbageRatio}, or an
+     * active one due to be sealed for it (see {@link #activeDue}). The commit lock is held.
+     */
+    private boolean compactionDue() {
+        if (activeDue(options.garbageRatio(), false)) {
+            return true;
+        }
+        for (Segment s : segments.values()) {
+            if (sealedDue(s, options.garbageRatio(), false)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether sealed segment {@code s} is to be compacted. The commit lock is held. */
+    private boolean sealedDue(Segment s, double ratio, boolean explicit) {
+        long data = s.length - Format.HEADER_SIZE;
+        return s != active && !s.retiring && (explicit || !s.compactionFailed)
+                && (data == 0 || (s.garbage() > 0 && s.garbage() >= ratio * data));
+    }
+
+    /**
+     * Whether the active segment is to be sealed so that it can be compacted: its garbage is at
+     * least {@code ratio} of its data and, unless {@code explicit}, at least a quarter of a
+     * segment (so that a store whose whole log fits in one segment, 64 MB by default, does not
+     * keep most of it as garbage until it fills, and a small store does not begin a segment for
+     * every few records it overwrites). The commit lock is held.
+     */
+    private boolean activeDue(double ratio, boolean explicit) {
+        long garbage = active.garbage();
+        return appendPos > Format.HEADER_SIZE && garbage > 0 && garbage >= ratio * (appendPos - Format.HEADER_SIZE)
+                && (explicit || garbage >= options.segmentSize() / 4);
+    }
+
+    /**
+     * Compacts the sealed segments whose garbage is at least {@code ratio} of their data, after
+     * sealing the active one if {@link #activeDue} says so. The maintenance lock is held.
      *
-     * @param explicit begin a new segment first (so the active one's garbage counts too), and
-     *                 retry segments whose compaction failed before
+     * @param explicit seal the active segment if it has that much garbage at all, and retry
+     *                 segments whose compaction failed before
+     * @param atClose  run while closing: compact only as many segments as copy at most
+     *                 {@link #CLOSE_COPY_LIMIT} live bytes
      * @return the bytes of segment files deleted
      */
-    private long compactSegments(double ratio, boolean explicit) {
+    private long compactSegments(double ratio, boolean explicit, boolean atClose) {
+        long copyLimit = atClose ? CLOSE_COPY_LIMIT : Long.MAX_VALUE;
         List<Segment> victims = new ArrayList<>();
         boolean needCheckpoint = false;
         commitLock.lock();
         try {
             ensureOpen();
-            if (explicit && appendPos > Format.HEADER_SIZE
-                    && active.garbage() > 0 && active.garbage() >= ratio * (appendPos - Format.HEADER_SIZE)) {
+            if (activeDue(ratio, explicit) && active.liveBytes <= copyLimit) {
                 roll();
             }
+            long copies = 0;
             for (Segment s : segments.values()) {
-                long data = s.length - Format.HEADER_SIZE;
-                if (s != active && !s.retiring && (explicit || !s.compactionFailed)
-                        && (data == 0 || (s.garbage() > 0 && s.garbage() >= ratio * data))) {
+                if (sealedDue(s, ratio, explicit) && s.liveBytes <= copyLimit - copies) {
                     victims.add(s);
-                    needCheckpoint |= s.number >= checkpointSegment;
+                    copies += s.liveBytes;
+                    // A victim holding nothing live needs no checkpoint before: the one that
+                    // drops it (below) lies after it, and nothing is copied out of it.
+                    needCheckpoint |= s.liveBytes > 0 && s.number >= checkpointSegment;
                 }
             }
         } finally {
@@ -943,7 +993,7 @@ public final class FileBackend implements Backend {
             // live records (copied below) is needed from it.
             writeCheckpoint();
         }
-        if (!rewrite(victims)) {
+        if (!rewrite(victims, atClose)) {
             return 0;
         }
         commitLock.lock();
@@ -1015,9 +1065,10 @@ public final class FileBackend implements Backend {
      * {@link #REWRITE_BATCH} bytes, each checked against the index under the commit lock so that
      * a record overwritten or deleted meanwhile is not brought back.
      *
+     * @param atClose go on although the backend is closing (close itself compacts)
      * @return false if the backend began closing before the copy was complete
      */
-    private boolean rewrite(List<Segment> victims) {
+    private boolean rewrite(List<Segment> victims, boolean atClose) {
         Map<Integer, LongList> offsets = new HashMap<>();
         for (Segment v : victims) {
             offsets.put(v.number, new LongList());
@@ -1047,7 +1098,7 @@ public final class FileBackend implements Backend {
             long windowStart = 0;
             int windowLength = 0;
             for (long offset : sorted) {
-                if (closing) {
+                if (closing && !atClose) {
                     return false;
                 }
                 try {
@@ -1094,7 +1145,7 @@ public final class FileBackend implements Backend {
             }
             flush(v, batch);
         }
-        return !closing;
+        return atClose || !closing;
     }
 
     private CorruptStoreException damaged(Segment v, long offset, String why) {
@@ -1204,8 +1255,11 @@ public final class FileBackend implements Backend {
     // ---------------------------------------------------------------- lifecycle
 
     /**
-     * Stops background work, writes a checkpoint if anything changed since the last one (so
-     * that the next open replays nothing), and releases the files and the lock. Idempotent.
+     * Stops background work, finishes a compaction that is due if it copies at most 4 MB of
+     * live records (segments holding only garbage are deleted whatever their size; a larger
+     * compaction is left to the background maintenance of the next open), writes a checkpoint
+     * if anything changed since the last one (so that the next open replays nothing), and
+     * releases the files and the lock. Idempotent.
      *
      * @throws StorageException if the final checkpoint cannot be written; the backend is
      *         closed all the same, and the data is safe in the log
@@ -1227,6 +1281,17 @@ public final class FileBackend implements Backend {
         PersistentStoreException error = null;
         maintenanceLock.lock();
         try {
+            if (!closed && options.autoCompact()) {
+                try {
+                    compactSegments(options.garbageRatio(), false, true);
+                } catch (PersistentStoreException e) {
+                    if (closed) {
+                        throw e;
+                    }
+                    // Damaged data or a full disk: nothing was deleted, and the next open tries again.
+                    LOG.log(System.Logger.Level.WARNING, "closing " + location + " without compacting it", e);
+                }
+            }
             if (!closed) {
                 boolean changed;
                 commitLock.lock();

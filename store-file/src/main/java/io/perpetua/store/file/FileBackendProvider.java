@@ -34,8 +34,12 @@ import java.util.Objects;
  *       background). Bounds how much an open after a crash must replay. A checkpoint is also
  *       written on close.</dd>
  *   <dt>{@code autoCompact} (default {@code true})</dt>
- *   <dd>Compact in the background when a closed segment's garbage passes {@code garbageRatio}.
- *       {@link FileBackend#compact()} compacts on request either way.</dd>
+ *   <dd>Compact in the background when a closed segment's garbage passes {@code garbageRatio}
+ *       (also garbage an earlier session left: an open looks for it), and close the segment
+ *       being written to when a quarter of {@code segmentSize} of it is garbage over that ratio.
+ *       {@link FileBackend#close()} finishes a due compaction that copies at most 4 MB of live
+ *       records; a larger one is left to the next open. {@link FileBackend#compact()} compacts
+ *       on request either way.</dd>
  *   <dt>{@code garbageRatio} (default {@code 0.5})</dt>
  *   <dd>The share of a segment (overwritten and deleted records) in {@code (0, 1]} at which
  *       automatic compaction copies its live records away and deletes it.</dd>
