@@ -415,9 +415,12 @@ public final class Oo1 {
         n.add("Answers (sum of x+y, visits, type hashes the null procedure consumed, every run; the inserted parts"
                 + " read back after reopening) are checked against transient Java; a row that differs is WRONG, not timed.");
         n.add("Insert: 100 parts with 3 connections each, timed with the index update and the commit. Durability of"
-                + " that commit: Perpetua sync=true (default); raw RocksDB WriteOptions.sync=true; EclipseStore storeAll"
-                + " with its default NIO file system, which writes without fsync; JDBC commit (H2 does not fsync on"
-                + " commit by default; PostgreSQL does).");
+                + " that commit: Perpetua sync=true (default) and raw RocksDB WriteOptions.sync=true fsync it;"
+                + " EclipseStore storeAll (default NIO file system) and H2 (WRITE_DELAY=0) write it to their files"
+                + " before they return, without fsync, so it survives the process dying, not a power failure (H2 2.x"
+                + " has no setting to fsync a commit: it syncs on close and on CHECKPOINT SYNC; with its default"
+                + " write delay a commit writes nothing and is lost if the process dies within 500 ms);"
+                + " PostgreSQL (--jdbc-url) fsyncs its WAL per commit with its default settings.");
         n.add("Load: building each system's representation from the generated numbers and committing it; the"
                 + " transient row's load is building the objects.");
         n.add("Hot: " + hotRuns + " extra runs after the ten, median of the last " + Math.min(hotRuns, RowRun.HOT_WINDOW)
