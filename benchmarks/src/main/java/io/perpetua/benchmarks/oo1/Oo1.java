@@ -30,11 +30,14 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * java -cp ... io.perpetua.benchmarks.oo1.Oo1 [--sizes tiny,small,large]
- *     [--rows transient,perpetua-rocksdb,perpetua-file,rocksdb,eclipsestore,jdbc]
+ *     [--rows transient,perpetua-rocksdb,perpetua-rocksdb-preload,perpetua-file,rocksdb,eclipsestore,jdbc,jdbc-url]
  *     [--jdbc-url jdbc:postgresql://host/db --jdbc-user u --jdbc-password p]
  *     [--out dir] [--hot 30] [--heap 4g] [--seed n] [--agent perpetua-agent.jar]
  * </pre>
- * The agent jar defaults to the system property {@code oo1.agent}.
+ * The agent jar defaults to the system property {@code oo1.agent}. The row {@code jdbc-url} runs
+ * when {@code --jdbc-url} is given (and only then). Exit status: 0 when every row ran (or was
+ * skipped: no agent jar, no server), 1 when a row was WRONG or FAILED (the results are written
+ * all the same), 2 for a bad option (nothing runs); {@code --help} prints this usage and exits 0.
  */
 public final class Oo1 {
 
@@ -42,6 +45,8 @@ public final class Oo1 {
     public static final long DEFAULT_SEED = 19920101L;
     /** Extra runs after the ten, for the hot figure (median of the last {@value RowRun#HOT_WINDOW}). */
     public static final int DEFAULT_HOT_RUNS = 100;
+    /** The most extra runs {@code --hot} takes. */
+    static final int MAX_HOT_RUNS = 1_000_000;
 
     private final List<Size> sizes = new ArrayList<>(List.of(Size.SMALL));
     private final Set<Row> rows = new LinkedHashSet<>();
@@ -58,18 +63,40 @@ public final class Oo1 {
     private Oo1() {
     }
 
+    /** The usage line, as {@code --help} prints it. */
+    static final String USAGE = "usage: Oo1 [--sizes tiny,small,large] [--rows transient,perpetua-rocksdb,"
+            + "perpetua-rocksdb-preload,perpetua-file,rocksdb,eclipsestore,jdbc,jdbc-url] [--jdbc-url URL"
+            + " [--jdbc-user U] [--jdbc-password P]] [--out DIR] [--hot N] [--heap 4g] [--seed N] [--agent JAR]";
+
     public static void main(String[] args) throws Exception {
-        Oo1 oo1 = new Oo1();
-        try {
-            oo1.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println("oo1: " + e.getMessage());
-            System.exit(2);
+        int status = execute(args);
+        if (status != 0) {
+            System.exit(status);
         }
-        oo1.run();
     }
 
-    private void parse(String[] raw) {
+    /**
+     * Parses the options and runs the comparison.
+     *
+     * @return the exit status: 0 when every row ran or was skipped, 1 when a row was WRONG or
+     *         FAILED, 2 for a bad option (reported on {@code System.err}; nothing ran)
+     */
+    static int execute(String[] args) throws Exception {
+        Oo1 oo1 = new Oo1();
+        try {
+            if (!oo1.parse(args)) {
+                System.out.println(USAGE);
+                return 0;
+            }
+        } catch (IllegalArgumentException e) {
+            System.err.println("oo1: " + e.getMessage());
+            return 2;
+        }
+        return oo1.run();
+    }
+
+    /** @return false if the usage was asked for ({@code --help}) */
+    private boolean parse(String[] raw) {
         List<String> args = new ArrayList<>();
         for (String a : raw) { // exec:exec passes ${oo1.args} as one argument, maybe empty
             for (String part : a.trim().split("\\s+")) {
@@ -78,15 +105,15 @@ public final class Oo1 {
                 }
             }
         }
+        if (args.contains("--help") || args.contains("-h")) {
+            return false;
+        }
         String agentProperty = System.getProperty("oo1.agent");
         agent = agentProperty == null || agentProperty.isBlank() ? null : Path.of(agentProperty);
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
-            if (a.equals("--help") || a.equals("-h")) {
-                throw new IllegalArgumentException("usage: Oo1 [--sizes tiny,small,large] [--rows "
-                        + "transient,perpetua-rocksdb,perpetua-file,rocksdb,eclipsestore,jdbc] [--jdbc-url URL"
-                        + " [--jdbc-user U] [--jdbc-password P]] [--out DIR] [--hot N] [--heap 4g]"
-                        + " [--seed N] [--agent JAR]");
+            if (!OPTIONS.contains(a)) {
+                throw new IllegalArgumentException("unknown option " + a + " (try --help)");
             }
             if (i + 1 >= args.size()) {
                 throw new IllegalArgumentException("option " + a + " needs a value");
@@ -108,12 +135,21 @@ public final class Oo1 {
                 case "--jdbc-user" -> jdbcUser = v;
                 case "--jdbc-password" -> jdbcPassword = v;
                 case "--out" -> out = Path.of(v);
-                case "--hot" -> hotRuns = Integer.parseInt(v);
-                case "--heap" -> heap = v;
-                case "--seed" -> seed = Long.parseLong(v);
+                case "--hot" -> hotRuns = (int) number(a, v, 0, MAX_HOT_RUNS);
+                case "--heap" -> {
+                    if (!v.matches("[1-9][0-9]*[kKmMgGtT]?")) {
+                        throw new IllegalArgumentException("option --heap takes a heap size as -Xmx does (512m, 4g),"
+                                + " not '" + v + "'");
+                    }
+                    heap = v;
+                }
+                case "--seed" -> seed = number(a, v, Long.MIN_VALUE, Long.MAX_VALUE);
                 case "--agent" -> agent = Path.of(v);
-                default -> throw new IllegalArgumentException("unknown option " + a + " (try --help)");
+                default -> throw new AssertionError(a);
             }
+        }
+        if (rows.contains(Row.JDBC_URL) && jdbcUrl == null) {
+            throw new IllegalArgumentException("row jdbc-url needs the server's URL: --jdbc-url URL");
         }
         if (rows.isEmpty()) {
             for (Row r : Row.values()) {
@@ -126,10 +162,31 @@ public final class Oo1 {
         if (jdbcUrl != null) {
             rows.add(Row.JDBC_URL);
         }
+        return true;
     }
 
-    private void run() throws Exception {
+    private static final Set<String> OPTIONS = Set.of("--sizes", "--rows", "--jdbc-url", "--jdbc-user",
+            "--jdbc-password", "--out", "--hot", "--heap", "--seed", "--agent");
+
+    /** @return the value of a whole-number option, {@code min} to {@code max} */
+    private static long number(String option, String value, long min, long max) {
+        long n;
+        try {
+            n = Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("option " + option + " takes a whole number, not '" + value + "'");
+        }
+        if (n < min || n > max) {
+            throw new IllegalArgumentException("option " + option + " takes a number from " + min + " to " + max
+                    + ", not " + value);
+        }
+        return n;
+    }
+
+    /** @return 1 if a row was WRONG or FAILED on some size, else 0 */
+    private int run() throws Exception {
         long start = System.nanoTime();
+        List<String> bad = new ArrayList<>();
         describeEnvironment();
         Files.createDirectories(out);
         Path work = Files.createTempDirectory("perpetua-oo1-");
@@ -139,15 +196,26 @@ public final class Oo1 {
         System.out.println("Machine: " + environment.get("machine") + "; JDK " + environment.get("jdk"));
         try {
             for (Size size : sizes) {
-                runSize(size, work);
+                for (RowResult r : runSize(size, work)) {
+                    if (r.status == Status.WRONG || r.status == Status.FAILED) {
+                        bad.add(size.id() + " " + r.row.id + " " + r.status.name().toLowerCase(Locale.ROOT));
+                    }
+                }
             }
         } finally {
             Files2.deleteTree(work);
         }
         System.out.printf(Locale.ROOT, "%nDone in %.1f s.%n", (System.nanoTime() - start) / 1e9);
+        if (!bad.isEmpty()) {
+            System.err.println("oo1: " + bad.size() + (bad.size() == 1 ? " row" : " rows") + " wrong or failed: "
+                    + String.join(", ", bad) + " (see the table's status lines)");
+            return 1;
+        }
+        return 0;
     }
 
-    private void runSize(Size size, Path work) throws Exception {
+    /** @return the rows' results */
+    private List<RowResult> runSize(Size size, Path work) throws Exception {
         long t0 = System.nanoTime();
         System.out.printf(Locale.ROOT, "%n== %s: %,d parts, %,d connections, seed %d ==%n", size.id(), size.parts,
                 size.parts * Oo1Data.FAN_OUT, seed);
@@ -174,6 +242,7 @@ public final class Oo1 {
                 StandardCharsets.UTF_8);
         System.out.printf(Locale.ROOT, "%s done in %.1f s; wrote %s/oo1-%s.{txt,json,svg}%n", size.id(),
                 (System.nanoTime() - t0) / 1e9, out, size.id());
+        return results;
     }
 
     /** The reference answers: the transient row's, computed in this JVM, untimed. */

@@ -72,6 +72,6 @@ public enum Row {
         }
         throw new IllegalArgumentException("unknown row '" + id
                 + "' (transient, perpetua-rocksdb, perpetua-rocksdb-preload, perpetua-file, rocksdb,"
-                + " eclipsestore, jdbc)");
+                + " eclipsestore, jdbc, jdbc-url)");
     }
 }

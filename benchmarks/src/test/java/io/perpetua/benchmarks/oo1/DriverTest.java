@@ -31,7 +31,7 @@ class DriverTest {
             args.add("--agent");
             args.add(agent.toString());
         }
-        Oo1.main(args.toArray(String[]::new));
+        assertEquals(0, Oo1.execute(args.toArray(String[]::new)), "exit status");
 
         String json = Files.readString(out.resolve("oo1-tiny.json"));
         assertEquals("ok", status(json, "transient"));
