@@ -59,6 +59,12 @@ public final class Oo1 {
     private long seed = DEFAULT_SEED;
     private Path agent;
     private final Map<String, String> environment = new LinkedHashMap<>();
+    /** Guards {@link #child} and {@link #stopping}. */
+    private final Object phases = new Object();
+    /** The phase JVM running now, or null. */
+    private Process child;
+    /** Set when this JVM is shutting down: no phase starts any more. */
+    private boolean stopping;
 
     private Oo1() {
     }
@@ -190,6 +196,9 @@ public final class Oo1 {
         describeEnvironment();
         Files.createDirectories(out);
         Path work = Files.createTempDirectory("perpetua-oo1-");
+        // stopped by a signal (SIGTERM, SIGINT, a CI timeout): stop the phase, delete the stores
+        Thread cleanup = new Thread(() -> stop(work), "oo1-stop");
+        Runtime.getRuntime().addShutdownHook(cleanup);
         System.out.printf(Locale.ROOT, "OO1 comparison: sizes %s, rows %s; one JVM per phase (-Xmx%s); results in %s%n",
                 sizes.stream().map(Size::id).toList(), rows.stream().map(r -> r.id).toList(), heap,
                 out.toAbsolutePath());
@@ -203,6 +212,11 @@ public final class Oo1 {
                 }
             }
         } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(cleanup);
+            } catch (IllegalStateException e) {
+                // shutting down: the hook stops the phase and deletes the directory
+            }
             Files2.deleteTree(work);
         }
         System.out.printf(Locale.ROOT, "%nDone in %.1f s.%n", (System.nanoTime() - start) / 1e9);
@@ -316,6 +330,38 @@ public final class Oo1 {
         }
     }
 
+    /**
+     * The shutdown hook of a run: no phase starts any more, the running one is stopped (its JVM
+     * asked to end, then killed after 10 s) and the work directory with the stores is deleted.
+     */
+    private void stop(Path work) {
+        Process p;
+        synchronized (phases) {
+            stopping = true;
+            p = child;
+        }
+        if (p != null) {
+            p.destroy();
+            try {
+                if (!p.waitFor(10, TimeUnit.SECONDS)) {
+                    p.destroyForcibly();
+                    p.waitFor(10, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                p.destroyForcibly();
+            }
+        }
+        for (int attempt = 0; attempt < 3 && Files.exists(work); attempt++) {
+            try { // the main thread may be deleting in there too
+                Files2.deleteTree(work);
+            } catch (IOException | RuntimeException e) {
+                if (attempt == 2) {
+                    System.err.println("oo1: could not delete " + work + ": " + e);
+                }
+            }
+        }
+    }
+
     /** Runs one phase in a new JVM and returns its result properties. */
     private Properties fork(RowRun.Settings s, String phase, Path dir, Path work) throws IOException, InterruptedException {
         Path result = work.resolve(s.size().id() + "-" + s.row().id + "-" + phase + ".properties");
@@ -339,6 +385,7 @@ public final class Oo1 {
         add(cmd, "--result", result.toString());
         add(cmd, "--seed", Long.toString(s.seed()));
         add(cmd, "--hot", Integer.toString(s.hotRuns()));
+        add(cmd, "--until-stdin-closes", "true"); // the phase ends if this JVM is killed
         if (s.row() == Row.JDBC_URL) {
             add(cmd, "--jdbc-url", s.jdbcUrl());
             if (s.jdbcUser() != null) {
@@ -348,7 +395,14 @@ public final class Oo1 {
                 add(cmd, "--jdbc-password", s.jdbcPassword());
             }
         }
-        Process p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
+        Process p;
+        synchronized (phases) {
+            if (stopping) {
+                throw new IllegalStateException("stopped: the JVM is shutting down");
+            }
+            p = new ProcessBuilder(cmd).redirectError(log.toFile()).start();
+            child = p;
+        }
         // the child's progress lines, through this JVM's System.out (not its file descriptor)
         Thread copier = new Thread(() -> {
             try (var in = new java.io.BufferedReader(new java.io.InputStreamReader(p.getInputStream(),
@@ -368,10 +422,17 @@ public final class Oo1 {
             case LARGE -> 90;
         };
         Properties props = new Properties();
-        boolean finished = p.waitFor(minutes, TimeUnit.MINUTES);
-        if (!finished) {
-            p.destroyForcibly();
-            p.waitFor();
+        boolean finished;
+        try {
+            finished = p.waitFor(minutes, TimeUnit.MINUTES);
+            if (!finished) {
+                p.destroyForcibly();
+                p.waitFor();
+            }
+        } finally {
+            synchronized (phases) {
+                child = null;
+            }
         }
         copier.join(10_000);
         if (!finished) {

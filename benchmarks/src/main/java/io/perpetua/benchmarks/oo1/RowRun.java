@@ -228,6 +228,22 @@ public final class RowRun {
         }
     }
 
+    /** Halts this JVM when its standard input ends (the driver holding the pipe is gone). */
+    private static void haltWhenStdinCloses() {
+        Thread watch = new Thread(() -> {
+            try {
+                while (System.in.read() != -1) {
+                    // the driver writes nothing; only the end of the pipe matters
+                }
+            } catch (IOException e) {
+                // the pipe is broken: the driver is gone as well
+            }
+            Runtime.getRuntime().halt(3);
+        }, "oo1-driver-watch");
+        watch.setDaemon(true);
+        watch.start();
+    }
+
     /**
      * @return true if this JVM runs the domain classes rewritten by the Perpetua agent
      */
@@ -242,8 +258,11 @@ public final class RowRun {
 
     /**
      * Child JVM entry: {@code --row R --size S --phase load|lookup|traversal|reverse|insert
-     * --dir D --seed N --hot H --result FILE [--jdbc-url U --jdbc-user U --jdbc-password P]}.
-     * Writes the result properties to FILE and prints one progress line.
+     * --dir D --seed N --hot H --result FILE [--jdbc-url U --jdbc-user U --jdbc-password P]
+     * [--until-stdin-closes true]}. Writes the result properties to FILE and prints one progress
+     * line. With {@code --until-stdin-closes true} (the driver's way) the JVM also halts as soon as
+     * its standard input reaches its end, which it does when the driver that holds the other end
+     * of the pipe is gone, killed included: a phase does not outlive its driver.
      */
     public static void main(String[] args) throws IOException {
         Row row = null;
@@ -269,6 +288,11 @@ public final class RowRun {
                 case "--jdbc-url" -> url = v;
                 case "--jdbc-user" -> user = v;
                 case "--jdbc-password" -> password = v;
+                case "--until-stdin-closes" -> {
+                    if (Boolean.parseBoolean(v)) {
+                        haltWhenStdinCloses();
+                    }
+                }
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
