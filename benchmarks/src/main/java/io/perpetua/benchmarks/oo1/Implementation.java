@@ -69,7 +69,7 @@ public interface Implementation {
 
     /**
      * @param directory the store's directory, after {@link #terminate}
-     * @return bytes on disk
+     * @return bytes on disk, or -1 if unknown (a server other than PostgreSQL)
      */
     default long sizeOnDisk(Path directory) throws Exception {
         return Files2.size(directory);

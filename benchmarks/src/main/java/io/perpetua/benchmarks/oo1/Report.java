@@ -60,9 +60,10 @@ public final class Report {
             return head + status + ": " + p.getProperty("message", "");
         }
         if (phase.equals("load")) {
-            return head + String.format(Locale.ROOT, "load %s ms, %s kB on disk, %s MB of heap (generated in %s ms)",
+            long size = Long.parseLong(p.getProperty("size.bytes", "-1"));
+            return head + String.format(Locale.ROOT, "load %s ms, %s on disk, %s MB of heap (generated in %s ms)",
                     num(Long.parseLong(p.getProperty("load.nanos")) / 1e6),
-                    num(Long.parseLong(p.getProperty("size.bytes")) / 1024.0),
+                    size < 0 ? "size unknown" : num(size / 1024.0) + " kB",
                     num(Long.parseLong(p.getProperty("heap.bytes")) / (1024.0 * 1024.0)),
                     num(Long.parseLong(p.getProperty("generate.nanos")) / 1e6));
         }
@@ -94,9 +95,21 @@ public final class Report {
         return String.format(Locale.ROOT, "%.3f", v);
     }
 
-    private static String ratio(Double v) {
-        return v == null ? "-" : (v >= 100 ? String.format(Locale.ROOT, "%.0f", v)
-                : v >= 10 ? String.format(Locale.ROOT, "%.1f", v) : String.format(Locale.ROOT, "%.2f", v));
+    /** A ratio as the tables show it: two decimals, or two significant digits below 0.1. */
+    static String ratio(Double v) {
+        if (v == null) {
+            return "-";
+        }
+        if (v >= 100) {
+            return String.format(Locale.ROOT, "%.0f", v);
+        }
+        if (v >= 10) {
+            return String.format(Locale.ROOT, "%.1f", v);
+        }
+        if (v >= 0.1 || v <= 0 || v.isNaN()) {
+            return String.format(Locale.ROOT, "%.2f", v);
+        }
+        return new BigDecimal(v).round(new MathContext(2)).toPlainString(); // 0.0034, not 0.00
     }
 
     private static RowResult find(List<RowResult> rows, Row row) {
@@ -295,8 +308,8 @@ public final class Report {
             j.field("version").string(r.version);
             if (r.timed()) {
                 j.field("loadMs").number(r.loadMillis());
-                j.field("sizeBytes").number(r.load == null ? null
-                        : Double.valueOf(r.load.getProperty("size.bytes", "0")));
+                long bytes = r.load == null ? -1 : Long.parseLong(r.load.getProperty("size.bytes", "-1"));
+                j.field("sizeBytes").number(bytes < 0 ? null : Long.valueOf(bytes)); // null: unknown
                 j.field("heapBytes").number(r.load == null || r.load.getProperty("heap.bytes") == null ? null
                         : Double.valueOf(r.load.getProperty("heap.bytes")));
                 j.field("operations").open('{');

@@ -41,7 +41,7 @@ public final class PerpetuaImplementation extends ObjectGraphImplementation {
         if (v.equals("?")) {
             v = Versions.of("io.perpetua", "perpetua-core");
         }
-        return "Perpetua " + v + " on " + scheme + ":" + (preload ? ", preloaded" : "");
+        return "Perpetua " + v + " on " + scheme + (preload ? ", preloaded" : "");
     }
 
     @Override
