@@ -2002,7 +2002,10 @@ public final class Kernel implements PersistentStore {
             h.snapshot = snapshot(h, record);
             untouch(c); // filling it touched it
             h.rememberContents(c);
-            if (!deferred.isEmpty()) {
+            // Met while fillDeferred's loop fills a container, it leaves the containers it
+            // deferred to that loop (which runs no code on what it fills before they are filled):
+            // filled here, a chain of views over mutable lists would nest a read per level
+            if (!deferred.isEmpty() && outerFilling == 0) {
                 fillDeferred();
             }
             done = true;

@@ -9,6 +9,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -110,6 +111,10 @@ class NestedContainersTest {
             }
             case "ArrayDeque":
                 return new ArrayDeque<>(List.of(inner, i));
+            case "unmodifiableList": // a view, stored as a reference to the list it wraps
+                return Collections.unmodifiableList(new ArrayList<>(List.of(inner, i)));
+            case "synchronizedMap":
+                return Collections.synchronizedMap((Map<?, ?>) level("HashMap", i, inner));
             default:
                 throw new IllegalArgumentException(kind);
         }
@@ -196,7 +201,7 @@ class NestedContainersTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"array", "ArrayList", "HashMap", "TreeMap", "mixed"})
+    @ValueSource(strings = {"array", "ArrayList", "HashMap", "TreeMap", "mixed", "unmodifiableList", "synchronizedMap"})
     void aChainThousandsDeepIsReadWhole(String kind) throws InterruptedException {
         String uri = stored(kind, DEPTH);
         try (PersistentStore store = TestStores.open(uri)) {
