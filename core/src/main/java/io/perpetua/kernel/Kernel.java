@@ -116,6 +116,13 @@ public final class Kernel implements PersistentStore {
      * The property {@code perpetua.read.maxDepth} raises it, for threads with larger stacks.
      */
     static final int MAX_READ_DEPTH = Math.max(DEFER_DEPTH + 2, Integer.getInteger("perpetua.read.maxDepth", 512));
+    /**
+     * How many containers made with what they hold (immutable collections, views, {@code Map.entry},
+     * {@code Arrays.asList}), each holding the next, a commit stores in a row: a read rebuilds
+     * such a chain by recursion, which may begin {@link #DEFER_DEPTH} reads deep, and fails past
+     * {@link #MAX_READ_DEPTH}. Deeper chains are refused, so that nothing unreadable is stored.
+     */
+    static final int MAX_BUILT_CHAIN = MAX_READ_DEPTH - DEFER_DEPTH - 2;
     /** Containers made empty by reads deeper than {@link #DEFER_DEPTH}, to be filled in turn. */
     private final ArrayDeque<Deferred> deferred = new ArrayDeque<>();
     /**
@@ -2295,6 +2302,13 @@ public final class Kernel implements PersistentStore {
         private final List<Object[]> promotedWas = new ArrayList<>();
         /** The object the path of the object a failed commit was writing starts from, if labelled by it. */
         Object failedFrom;
+        /**
+         * For the new containers made with what they hold that this commit reached from another
+         * such container: how many of them, in a row, end with it (see {@link #MAX_BUILT_CHAIN}).
+         */
+        private final Map<Object, Integer> builtChains = new IdentityHashMap<>();
+        /** Of the container being encoded, if it is made with what it holds: the chain it ends; else 0. */
+        private int writingChain;
         /** The id of the object being encoded, 0 while a container is. */
         private long writing;
         /** The handle of the object being encoded while it may take satellites, else null. */
@@ -2415,6 +2429,17 @@ public final class Kernel implements PersistentStore {
             }
         }
 
+        /**
+         * @return true for a kind of container a read makes with what it holds, by recursion, not
+         *         empty to be filled in a loop (RecordDecoder#shell)
+         */
+        private static boolean builtWithContents(Kind kind) {
+            return switch (kind) {
+                case ARRAY, COLLECTION, MAP, ATOMIC_REFERENCE, ENTRY, HOLDER, SERIALIZED, ENUM_SET -> false;
+                default -> true;
+            };
+        }
+
         /** Enqueues an object the walk starts from, labelled by its name if it has one. */
         private void enqueueRoot(Object o, Map<Object, String> labels) {
             String label = labels.get(o);
@@ -2462,7 +2487,13 @@ public final class Kernel implements PersistentStore {
                 return;
             }
             untouchBeforeReading(o);
-            byte[] record = encoder.container(o, h.descriptor.kind, path, h.recordId());
+            writingChain = builtWithContents(h.descriptor.kind) ? builtChains.getOrDefault(o, 1) : 0;
+            byte[] record;
+            try {
+                record = encoder.container(o, h.descriptor.kind, path, h.recordId());
+            } finally {
+                writingChain = 0;
+            }
             encoded.add(new Encoded(o, h, h.contentsNow(o), false, null));
             if (h.embedded) {
                 if (!Arrays.equals(record, h.snapshot)) {
@@ -2774,6 +2805,18 @@ public final class Kernel implements PersistentStore {
                     untouchBeforeReading(container);
                     embedding.add(h);
                     return h.id() << 1 | 1;
+                }
+                if (builtWithContents(kind) && writingChain > 0) {
+                    int chain = writingChain + 1;
+                    if (chain > MAX_BUILT_CHAIN) {
+                        throw new NotPersistableException(Containers.storedClass(container).getName(),
+                                parent.child(field, index).render(), "immutable collections, views or entries nest"
+                                + " more than " + MAX_BUILT_CHAIN + " deep, each holding the next (List.of holding"
+                                + " List.of...): a read rebuilds them by recursion and could not read them back"
+                                + " (-Dperpetua.read.maxDepth). Make some levels mutable collections (new"
+                                + " ArrayList<>(...)), which are read in a loop however deep");
+                    }
+                    builtChains.put(container, chain);
                 }
                 enqueue(container, parent.child(field, index));
                 return h.id() << 1;

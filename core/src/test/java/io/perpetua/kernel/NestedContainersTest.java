@@ -1,5 +1,6 @@
 package io.perpetua.kernel;
 
+import io.perpetua.NotPersistableException;
 import io.perpetua.PersistentStore;
 import io.perpetua.PersistentStoreException;
 import io.perpetua.testmodel.Node;
@@ -9,6 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -243,6 +245,56 @@ class NestedContainersTest {
                 assertTrue(e.getMessage().contains("nests more than " + Kernel.MAX_READ_DEPTH + " reads deep"), e.getMessage());
             }
             assertEquals(1, store.statistics().residentObjects(), "the failed reads left the root's hollow shell, nothing else");
+        }
+    }
+
+    private static Object builtChain(String kind, int depth) {
+        Object o = "leaf";
+        for (int i = 0; i < depth; i++) {
+            o = switch (kind) {
+                case "List.of" -> List.of(o, i);
+                case "singletonList" -> Collections.singletonList(o);
+                case "Map.entry" -> Map.entry(i, o);
+                case "unmodifiableView" -> Collections.unmodifiableCollection(Collections.singleton(o));
+                default -> throw new IllegalArgumentException(kind);
+            };
+        }
+        return o;
+    }
+
+    /**
+     * A chain of immutable collections, views or entries is read by a recursion, which fails
+     * past {@link Kernel#MAX_READ_DEPTH}: the commit refuses a chain the read could not read
+     * back, and stores nothing; one as deep as it accepts reads back whole.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"List.of", "singletonList", "Map.entry", "unmodifiableView"})
+    void aChainOfImmutableCollectionsTooDeepToReadIsRefusedByTheCommit(String kind) throws InterruptedException {
+        // a view over a set is two of them a level
+        int accepted = kind.equals("unmodifiableView") ? Kernel.MAX_BUILT_CHAIN / 2 : Kernel.MAX_BUILT_CHAIN;
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            NotPersistableException e = assertThrows(NotPersistableException.class, () -> store.inTransaction(() -> {
+                Node root = new Node("root");
+                root.any(builtChain(kind, DEPTH));
+                store.persist(root, "root");
+            }));
+            assertTrue(e.getMessage().contains("nest more than " + Kernel.MAX_BUILT_CHAIN + " deep"), e.getMessage());
+            assertTrue(e.path().startsWith("\"root\".any"), e.path());
+            store.inTransaction(() -> {
+                Node root = new Node("root");
+                root.any(builtChain(kind, accepted));
+                store.persist(root, "root");
+            });
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object o = onStack(8L << 20, () -> store.fetch("root", Node.class).any());
+            int depth = 0;
+            while (!"leaf".equals(o)) {
+                o = o instanceof Map.Entry<?, ?> entry ? entry.getValue() : ((Collection<?>) o).iterator().next();
+                depth++;
+            }
+            assertEquals(accepted, depth);
         }
     }
 
