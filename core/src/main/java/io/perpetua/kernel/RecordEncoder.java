@@ -857,12 +857,23 @@ final class RecordEncoder implements RecordWriter {
         }
     }
 
-    private void record(Object v, String field, int index) {
+    /**
+     * Counts a value stored inline that holds the next (a record, an {@code Optional}), which
+     * the commit writes and the read reads by recursion: past {@link #MAX_VALUE_DEPTH} such
+     * values, each holding the next, it refuses them, before the stack overflows. The caller
+     * counts the level off when done.
+     */
+    private void nested(Object v, String field, int index) {
         if (++depth > MAX_VALUE_DEPTH) {
             depth = 0;
             throw new NotPersistableException(v.getClass().getName(), where(field, index),
-                    "records nest deeper than " + MAX_VALUE_DEPTH + " levels (a cycle through records?)");
+                    "records or Optionals nest deeper than " + MAX_VALUE_DEPTH + " levels, each holding the next"
+                    + " (a cycle through records?); hold the levels in objects of your classes or in mutable collections");
         }
+    }
+
+    private void record(Object v, String field, int index) {
+        nested(v, field, index);
         ClassInfo ri;
         try {
             ri = classes.info(v.getClass());
@@ -925,12 +936,14 @@ final class RecordEncoder implements RecordWriter {
                 out.writeByte(Tag.OPTIONAL_EMPTY);
             } else {
                 out.writeByte(Tag.OPTIONAL);
+                nested(v, field, index);
                 PathNode saved = path;
                 path = path.child(field, index); // the field that holds the Optional, as a record's
                 try {
                     value(o.get(), "value", 0);
                 } finally {
                     path = saved;
+                    depth--;
                 }
             }
         } else if (c == OptionalInt.class) {

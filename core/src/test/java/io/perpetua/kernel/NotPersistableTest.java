@@ -12,6 +12,7 @@ import java.io.ByteArrayInputStream;
 import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -91,6 +92,46 @@ class NotPersistableTest {
             assertEquals("\"mock\"", e.path());
             assertEquals(Intercepted.class.getName(), e.className());
             store.abortTransaction();
+        }
+    }
+
+    private static Object optionals(int depth) {
+        Object o = "leaf";
+        for (int i = 0; i < depth; i++) {
+            o = Optional.of(o);
+        }
+        return o;
+    }
+
+    /**
+     * Optionals holding Optionals are written by a recursion, as records are: a chain too deep
+     * is refused as a chain of records is, with the path, not by the commit's stack overflowing;
+     * nothing is written, and one as deep as the commit accepts reads back whole.
+     */
+    @Test
+    void optionalsNestedTooDeepAreRefusedClearly() {
+        String uri = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(uri)) {
+            store.inTransaction(() -> store.persist(new Node("root"), "root"));
+            long objects = store.statistics().objects();
+            NotPersistableException e = assertThrows(NotPersistableException.class, () -> store.inTransaction(() -> {
+                store.fetch("root", Node.class).any(optionals(100_000));
+            }));
+            assertEquals(Optional.class.getName(), e.className());
+            assertTrue(e.path().startsWith("\"root\"."), e.path());
+            assertTrue(e.reason().contains("nest deeper than 512 levels"), e.reason());
+            assertEquals(objects, store.statistics().objects(), "nothing was written");
+            store.inTransaction(() -> store.fetch("root", Node.class).any(optionals(512)));
+        }
+        try (PersistentStore store = TestStores.open(uri)) {
+            Object o = store.fetch("root", Node.class).any();
+            int depth = 0;
+            while (o instanceof Optional<?> optional) {
+                o = optional.get();
+                depth++;
+            }
+            assertEquals(512, depth);
+            assertEquals("leaf", o);
         }
     }
 
