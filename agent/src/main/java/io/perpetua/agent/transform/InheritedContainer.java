@@ -159,10 +159,15 @@ final class InheritedContainer {
      * @return why an application class that calls this super-class constructor cannot be made
      *         persistent-capable, or null: what the constructor fixes for the object's life (a
      *         comparator, an access order) would be lost, since the creation proxy calls the
-     *         no-argument constructor
+     *         no-argument constructor. A call passing the default as a constant ({@code false} for
+     *         the access order, {@code null} for the comparator) fixes nothing and is accepted.
+     * @param lastArgument the opcode of the instruction right before the call, which pushed its
+     *                     last argument if it is a constant ({@code ICONST_0}, {@code ACONST_NULL},
+     *                     the latter also when only a cast follows it), else -1
      */
-    String refusedConstructor(String descriptor) {
-        if (jdkClass.equals("java/util/LinkedHashMap") && descriptor.equals("(IFZ)V")) {
+    String refusedConstructor(String descriptor, int lastArgument) {
+        if (jdkClass.equals("java/util/LinkedHashMap") && descriptor.equals("(IFZ)V")
+                && lastArgument != Opcodes.ICONST_0) {
             return "it passes an access order to LinkedHashMap's constructor, which an object read back from the"
                     + " store would not have (it is fixed when the object is made, and the object is made empty by"
                     + " the no-argument constructor), nor would a LinkedHashMap kept in a field (it is stored in its"
@@ -171,7 +176,9 @@ final class InheritedContainer {
         }
         boolean sorted = jdkClass.equals("java/util/TreeMap") || jdkClass.equals("java/util/TreeSet")
                 || jdkClass.equals("java/util/PriorityQueue");
-        if (sorted && (descriptor.contains("Ljava/util/Comparator;") || descriptor.equals("(Ljava/util/SortedMap;)V")
+        boolean noComparator = descriptor.endsWith("Ljava/util/Comparator;)V") && lastArgument == Opcodes.ACONST_NULL;
+        if (sorted && !noComparator && (descriptor.contains("Ljava/util/Comparator;")
+                || descriptor.equals("(Ljava/util/SortedMap;)V")
                 || descriptor.equals("(Ljava/util/SortedSet;)V") || descriptor.equals("(Ljava/util/PriorityQueue;)V"))) {
             return "it passes a comparator to " + jdkClass.substring(jdkClass.lastIndexOf('/') + 1) + "'s constructor,"
                     + " which an object read back from the store would not have (it is fixed when the object is made,"

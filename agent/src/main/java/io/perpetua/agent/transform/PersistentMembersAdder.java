@@ -611,11 +611,78 @@ final class PersistentMembersAdder extends ClassVisitor {
      */
     private MethodVisitor checkSuperCalls(MethodVisitor mv) {
         return new MethodVisitor(Opcodes.ASM9, mv) {
+            /** The instruction just visited if it pushed a constant a refused constructor may be given, else -1. */
+            private int constant = -1;
+
+            @Override
+            public void visitInsn(int opcode) {
+                constant = opcode == Opcodes.ICONST_0 || opcode == Opcodes.ACONST_NULL ? opcode : -1;
+                super.visitInsn(opcode);
+            }
+
+            @Override
+            public void visitTypeInsn(int opcode, String type) {
+                // (Comparator<K>) null: the cast javac may leave keeps the constant
+                constant = opcode == Opcodes.CHECKCAST && constant == Opcodes.ACONST_NULL ? constant : -1;
+                super.visitTypeInsn(opcode, type);
+            }
+
+            @Override
+            public void visitIntInsn(int opcode, int operand) {
+                constant = -1;
+                super.visitIntInsn(opcode, operand);
+            }
+
+            @Override
+            public void visitVarInsn(int opcode, int varIndex) {
+                constant = -1;
+                super.visitVarInsn(opcode, varIndex);
+            }
+
+            @Override
+            public void visitFieldInsn(int opcode, String owner, String name, String descriptor) {
+                constant = -1;
+                super.visitFieldInsn(opcode, owner, name, descriptor);
+            }
+
+            @Override
+            public void visitInvokeDynamicInsn(String name, String descriptor, org.objectweb.asm.Handle bootstrap,
+                                               Object... arguments) {
+                constant = -1;
+                super.visitInvokeDynamicInsn(name, descriptor, bootstrap, arguments);
+            }
+
+            @Override
+            public void visitJumpInsn(int opcode, Label label) {
+                constant = -1;
+                super.visitJumpInsn(opcode, label);
+            }
+
+            @Override
+            public void visitLabel(Label label) {
+                constant = -1; // a jump may arrive here with another value
+                super.visitLabel(label);
+            }
+
+            @Override
+            public void visitLdcInsn(Object value) {
+                constant = -1;
+                super.visitLdcInsn(value);
+            }
+
+            @Override
+            public void visitIincInsn(int varIndex, int increment) {
+                constant = -1;
+                super.visitIincInsn(varIndex, increment);
+            }
+
             @Override
             public void visitMethodInsn(int opcode, String owner, String name, String descriptor, boolean itf) {
+                int lastArgument = constant;
+                constant = -1;
                 if (opcode == Opcodes.INVOKESPECIAL && owner.equals(superName)) {
                     if (name.equals("<init>")) {
-                        String why = inherited.refusedConstructor(descriptor);
+                        String why = inherited.refusedConstructor(descriptor, lastArgument);
                         if (why != null && inheritedRefusal == null) {
                             inheritedRefusal = why;
                         }

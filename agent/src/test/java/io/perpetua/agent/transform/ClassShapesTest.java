@@ -364,6 +364,46 @@ class ClassShapesTest {
         assertEquals("", loader.verifyAll());
     }
 
+    /** @return why the agent refused the instances of {@code c}, or null if it did not */
+    private static String refusal(Class<?> c) throws IllegalAccessException {
+        try {
+            java.lang.reflect.Field refused = c.getDeclaredField("$perpetua$refused");
+            refused.setAccessible(true);
+            return (String) refused.get(null);
+        } catch (NoSuchFieldException e) {
+            return null;
+        }
+    }
+
+    /**
+     * A constructor passing the JDK's default spelled out, as a constant (insertion order
+     * {@code false}, a {@code null} comparator), fixes nothing a read-back object would lack: its
+     * class is stored as one calling the no-argument constructor. One passing a value it is given
+     * or chooses is refused.
+     */
+    @Test
+    void aClassPassingItsJdkMapTheDefaultOrderOrNoComparatorCanPersist() throws Exception {
+        RewritingClassLoader loader = new RewritingClassLoader("corpus.");
+        String outer = "corpus.inherited.DefaultsSpelledOut$";
+        for (String accepted : List.of("InsertionOrdered", "NoComparatorMap", "NoComparatorSet", "NoComparatorQueue")) {
+            Class<?> c = loader.load(outer + accepted);
+            assertTrue(Persistent.class.isAssignableFrom(c), accepted);
+            assertNull(refusal(c), accepted);
+        }
+        assertTrue(refusal(loader.load(outer + "OrderGiven")).contains("access order"));
+        assertTrue(refusal(loader.load(outer + "OrderChosen")).contains("access order"));
+        assertTrue(refusal(loader.load(outer + "ComparatorChosen")).contains("comparator"));
+        @SuppressWarnings("unchecked")
+        Map<String, Integer> ordered = (Map<String, Integer>) Reflect.make(loader.load(outer + "InsertionOrdered"));
+        ordered.put("b", 2);
+        ordered.put("a", 1);
+        MiniStore store = new MiniStore();
+        @SuppressWarnings("unchecked")
+        Map<String, Integer> back = (Map<String, Integer>) store.fetch(store.save(ordered));
+        assertEquals(List.of("b", "a"), List.copyOf(back.keySet()));
+        assertEquals("", loader.verifyAll());
+    }
+
     @Test
     void ownPersistAndFetchMethodsAreKept() throws Exception {
         RewritingClassLoader loader = new RewritingClassLoader("corpus.");
