@@ -99,6 +99,8 @@ final class TypeResolver {
             bytes = in.readAllBytes();
         } catch (IOException e) {
             throw new UnresolvedTypeException("cannot read " + url + ": " + e);
+        } catch (IllegalArgumentException e) {
+            bytes = readMisencoded(url, e);
         }
         ClassReader reader;
         try {
@@ -109,6 +111,72 @@ final class TypeResolver {
         info = ClassInfo.read(reader, "jrt".equals(url.getProtocol()) || bootstrap);
         ClassInfo raced = cache.putIfAbsent(internalName, info);
         return raced != null ? raced : info;
+    }
+
+    /**
+     * Reads the class file of a {@code file:} or {@code jar:file:} URL the JDK made but cannot
+     * open: it escapes a character outside the Basic Multilingual Plane (U+1D49E in a class
+     * name) as two escaped surrogates, {@code %ed%a0%b5%ed%b2%9e}, which its own decoding then
+     * rejects ("Error decoding percent encoded characters"). Decoded here as the JDK encoded it.
+     *
+     * @param failure what opening the URL threw
+     */
+    private static byte[] readMisencoded(URL url, IllegalArgumentException failure) {
+        try {
+            String path = decodeEscapes(url.getPath());
+            if (url.getProtocol().equals("file")) {
+                return java.nio.file.Files.readAllBytes(new java.io.File(path).toPath());
+            }
+            int separator = path.indexOf("!/");
+            if (url.getProtocol().equals("jar") && path.startsWith("file:") && separator > 0
+                    && path.indexOf("!/", separator + 2) < 0) { // not a jar nested in a jar
+                try (java.util.jar.JarFile jar = new java.util.jar.JarFile(path.substring("file:".length(), separator))) {
+                    java.util.jar.JarEntry entry = jar.getJarEntry(path.substring(separator + 2));
+                    if (entry != null) {
+                        try (InputStream in = jar.getInputStream(entry)) {
+                            return in.readAllBytes();
+                        }
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+        throw new UnresolvedTypeException("cannot read " + url + ": the JDK cannot open it (" + failure.getMessage()
+                + "; a class name with a character outside the Basic Multilingual Plane is escaped so in a URL), and"
+                + " it is neither a file nor an entry of a jar file that Perpetua could open itself");
+    }
+
+    /**
+     * @return {@code s} with its {@code %xx} escapes decoded as the JDK's URLs encode them: UTF-8,
+     *         with each half of a surrogate pair encoded on its own (as Java's modified UTF-8 does)
+     */
+    static String decodeEscapes(String s) {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        bytes.write(0); // the length modified UTF-8 starts with, set below
+        bytes.write(0);
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '%' && i + 2 < s.length()) {
+                bytes.write(Integer.parseInt(s, i + 1, i + 3, 16));
+                i += 2;
+            } else {
+                byte[] utf8 = String.valueOf(c).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                bytes.write(utf8, 0, utf8.length);
+            }
+        }
+        byte[] encoded = bytes.toByteArray();
+        int length = encoded.length - 2;
+        if (length > 0xFFFF) {
+            throw new IllegalArgumentException("a path of " + length + " bytes");
+        }
+        encoded[0] = (byte) (length >>> 8);
+        encoded[1] = (byte) length;
+        try {
+            return new java.io.DataInputStream(new java.io.ByteArrayInputStream(encoded)).readUTF();
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not encoded as the JDK encodes a URL: " + s, e);
+        }
     }
 
     /**

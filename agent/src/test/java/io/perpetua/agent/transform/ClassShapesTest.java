@@ -404,6 +404,44 @@ class ClassShapesTest {
         assertEquals("", loader.verifyAll());
     }
 
+    /**
+     * A class reading a field of a class whose name has a letter outside the Basic Multilingual
+     * Plane is rewritten: the JDK cannot open the URL of that class's file (it escapes the letter
+     * as two surrogates, which its own decoding rejects), so the agent opens the file itself,
+     * from a directory or from a jar.
+     */
+    @Test
+    void aClassReadingAFieldOfAClassNamedOutsideTheBasicPlaneIsRewritten(@TempDir Path dir) throws Exception {
+        String counter = "corpus.access.Supplementary$\uD835\uDC9Eounter";
+        Path classes = Path.of(corpus.access.Supplementary.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Path file = classes.resolve(counter.replace('.', '/') + ".class");
+        URL url = getClass().getClassLoader().getResource(counter.replace('.', '/') + ".class");
+        assertThrows(IllegalArgumentException.class, () -> url.openStream().close(), "the JDK's failure this works around");
+
+        RewritingClassLoader loader = new RewritingClassLoader("corpus.access.Supplementary");
+        loader.add(counter, Files.readAllBytes(file)); // the test's own loader cannot read it by its URL either
+        Class<?> owner = loader.load("corpus.access.Supplementary$Owner");
+        assertEquals(List.of(), loader.events.failed);
+        assertTrue(Persistent.class.isAssignableFrom(owner));
+        Object o = Reflect.make(owner);
+        MiniStore store = new MiniStore();
+        Object back = store.fetch(store.save(o));
+        assertEquals(0, Reflect.call(back, "value"));
+        assertEquals("", loader.verifyAll());
+
+        Path jar = dir.resolve("classes.jar");
+        try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar))) {
+            out.putNextEntry(new java.util.jar.JarEntry(counter.replace('.', '/') + ".class"));
+            out.write(Files.readAllBytes(file));
+        }
+        try (URLClassLoader fromJar = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
+            TypeResolver resolver = TypeResolver.unshared(fromJar, ClassFilter.everything());
+            ClassInfo info = resolver.find(counter.replace('.', '/'));
+            assertNotNull(info);
+            assertNotNull(info.field("v", "I"));
+        }
+    }
+
     @Test
     void ownPersistAndFetchMethodsAreKept() throws Exception {
         RewritingClassLoader loader = new RewritingClassLoader("corpus.");
