@@ -101,6 +101,16 @@ final class ChildFirstLoader extends ClassLoader {
             }
             try (InputStream in = getParent().getResourceAsStream(internal + ".class")) {
                 return in == null ? null : in.readAllBytes();
+            } catch (IllegalArgumentException e) {
+                // a name outside the Basic Multilingual Plane: the JDK cannot decode the URL it
+                // made for it (see the agent's TypeResolver); the test classes are a directory
+                for (String entry : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
+                    Path file = Path.of(entry, internal + ".class");
+                    if (Files.isRegularFile(file)) {
+                        return Files.readAllBytes(file);
+                    }
+                }
+                throw e;
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
