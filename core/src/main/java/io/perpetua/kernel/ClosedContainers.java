@@ -3,7 +3,9 @@ package io.perpetua.kernel;
 import java.lang.ref.ReferenceQueue;
 import java.lang.ref.WeakReference;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The changeable collections, maps and arrays that were resident in a store when it closed,
@@ -21,7 +23,8 @@ import java.util.Map;
  */
 final class ClosedContainers {
     private static final Object LOCK = new Object();
-    private static final Map<Key, String> CLOSED = new HashMap<>();
+    /** By container: the locations of the stores it was resident in when they closed (several, if it went from one to another). */
+    private static final Map<Key, Set<String>> CLOSED = new HashMap<>();
     private static final ReferenceQueue<Object> COLLECTED = new ReferenceQueue<>();
     /** False while {@link #CLOSED} is empty, so that the commit's common path reads only this. */
     private static volatile boolean any;
@@ -57,23 +60,24 @@ final class ClosedContainers {
         synchronized (LOCK) {
             expunge();
             for (Object c : containers) {
-                CLOSED.put(new Key(c, COLLECTED), location);
+                CLOSED.computeIfAbsent(new Key(c, COLLECTED), k -> new HashSet<>(2)).add(location);
             }
             any = true;
         }
     }
 
     /**
-     * @return the location of the closed store a container was resident in when it closed, or
-     *         null if it was in none
+     * @return true if the container was resident in a store of this location when it closed
+     *         (another store it went to since, and that closed too, does not hide that)
      */
-    static String storeOf(Object container) {
+    static boolean wasIn(Object container, String location) {
         if (!any) {
-            return null;
+            return false;
         }
         synchronized (LOCK) {
             expunge();
-            return CLOSED.get(new Key(container, null));
+            Set<String> locations = CLOSED.get(new Key(container, null));
+            return locations != null && locations.contains(location);
         }
     }
 

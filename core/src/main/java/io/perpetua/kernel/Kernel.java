@@ -806,7 +806,7 @@ public final class Kernel implements PersistentStore {
             kind = Kind.VALUE;
         }
         if (table.container(object) == null) {
-            if (location.equals(ClosedContainers.storeOf(object))) {
+            if (ClosedContainers.wasIn(object, location)) {
                 throw ofAnEarlierOpening(object, label);
             }
             Kernel other = ContainerOwners.active() && ContainerOwners.changeable(object, kind)
@@ -2791,7 +2791,7 @@ public final class Kernel implements PersistentStore {
             boolean embed = direct && writing != 0;
             ContainerHandle h = table.container(container);
             if (h == null) {
-                if (location.equals(ClosedContainers.storeOf(container))) {
+                if (ClosedContainers.wasIn(container, location)) {
                     throw ofAnEarlierOpening(container, parent.child(field, index).render());
                 }
                 Kernel other = ContainerOwners.active() && ContainerOwners.changeable(container, kind)

@@ -312,14 +312,24 @@ public final class InheritedViews {
         }
     }
 
-    /** Reads go to the view; changes mark the owner dirty first; its iterator is a {@link CheckedIterator}. */
-    private static class CheckedCollection<E> extends AbstractCollection<E> {
-        final Object owner;
-        final Collection<E> view;
+    /**
+     * Reads go to the view; changes mark the owner dirty first; its iterator is a
+     * {@link CheckedIterator}. Serialized, it is the view it wraps (a {@code TreeSet}'s head set
+     * is serializable, a {@code HashMap}'s key set is not), without the owner.
+     */
+    private static class CheckedCollection<E> extends AbstractCollection<E> implements java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        final transient Object owner;
+        final transient Collection<E> view;
 
         CheckedCollection(Object owner, Collection<E> view) {
             this.owner = owner;
             this.view = view;
+        }
+
+        /** Protected, so that serialization finds it in the subclasses too. */
+        protected Object writeReplace() {
+            return view;
         }
 
         @Override
@@ -616,13 +626,19 @@ public final class InheritedViews {
      * ({@code firstEntry}, {@code floorEntry}...) are the JDK's snapshots, which refuse
      * {@code setValue}.
      */
-    private static final class CheckedNavigableMap<K, V> implements NavigableMap<K, V> {
-        final Object owner;
-        private final NavigableMap<K, V> map;
+    private static final class CheckedNavigableMap<K, V> implements NavigableMap<K, V>, java.io.Serializable {
+        private static final long serialVersionUID = 1L;
+        final transient Object owner;
+        private final transient NavigableMap<K, V> map;
 
         CheckedNavigableMap(Object owner, NavigableMap<K, V> map) {
             this.owner = owner;
             this.map = map;
+        }
+
+        /** Serialized, it is the JDK's view (a sorted map's sub-map is serializable), without the owner. */
+        private Object writeReplace() {
+            return map;
         }
 
         // reads

@@ -82,6 +82,43 @@ class ClosedOpeningContainersTest {
         }
     }
 
+    /**
+     * A list of an earlier opening of store A, stored (as a copy) in store B, which closed too,
+     * is still refused by A: B's mark did not replace A's.
+     */
+    @Test
+    void aContainerThatWentThroughAnotherStoreIsStillRefusedByItsOwn() {
+        String a = TestStores.newUri();
+        String b = TestStores.newUri();
+        try (PersistentStore store = TestStores.open(a)) {
+            store.inTransaction(() -> {
+                Node cart = new Node("cart");
+                cart.any(new ArrayList<>(List.of("item")));
+                store.persist(cart, "cart");
+            });
+        }
+        Object items;
+        try (PersistentStore store = TestStores.open(a)) {
+            items = store.fetch("cart", Node.class).any();
+        }
+        try (PersistentStore store = TestStores.open(b)) {
+            store.inTransaction(() -> {
+                Node audit = new Node("audit");
+                audit.any(items);
+                store.persist(audit, "audit");
+            });
+        }
+        try (PersistentStore store = TestStores.open(a)) {
+            store.beginTransaction();
+            Node audit = new Node("audit");
+            audit.any(items);
+            store.persist(audit, "audit");
+            NotPersistableException e = assertThrows(NotPersistableException.class, store::commitTransaction);
+            assertTrue(e.getMessage().contains("earlier opening"), e.getMessage());
+            store.abortTransaction();
+        }
+    }
+
     /** What cannot change in place, read from an earlier opening, is shared freely, as between two open stores. */
     @Test
     void whatCannotChangeInPlaceIsStillShared() {
