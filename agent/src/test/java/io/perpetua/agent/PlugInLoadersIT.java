@@ -167,12 +167,33 @@ class PlugInLoadersIT {
                             throw new ClassNotFoundException(name);
                         }
                     }
+                    /** A sandbox: its parent is the application's loader, but it refuses Perpetua's packages. */
+                    static class Sandboxing extends ClassLoader {
+                        final byte[] bytes;
+                        Sandboxing(byte[] bytes) {
+                            super("sandboxing", IsolatingHost.class.getClassLoader());
+                            this.bytes = bytes;
+                        }
+                        @Override protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+                            if (name.startsWith("io.perpetua.")) {
+                                throw new SecurityException("sandboxed: " + name);
+                            }
+                            if (name.equals("acme.Isolated")) {
+                                synchronized (getClassLoadingLock(name)) {
+                                    Class<?> c = findLoadedClass(name);
+                                    return c != null ? c : defineClass(name, bytes, 0, bytes.length);
+                                }
+                            }
+                            return super.loadClass(name, resolve);
+                        }
+                    }
                     int defined;
                     public static void main(String[] args) throws Exception {
                         IsolatingHost self = new IsolatingHost();
-                        for (int i = 0; i < 2; i++) {
+                        for (int i = 0; i < 3; i++) {
                             byte[] bytes = Files.readAllBytes(Path.of(args[0], "acme/Isolated.class"));
-                            Class<?> c = Class.forName("acme.Isolated", true, new Isolating(bytes));
+                            ClassLoader loader = i < 2 ? new Isolating(bytes) : new Sandboxing(bytes);
+                            Class<?> c = Class.forName("acme.Isolated", true, loader);
                             System.out.println(c.getDeclaredConstructor().newInstance());
                             self.defined++;
                         }
@@ -184,11 +205,14 @@ class PlugInLoadersIT {
         Run run = ForkedJvm.java(JDK17, List.of(agent("verbose,failFast")), host.toString(), 120, "host.IsolatingHost",
                 plugin.toString());
         assertEquals(0, run.exit(), run::toString);
-        assertEquals("isolated 22\nisolated 22\ndefined 2, arrays compared: acme.Isolated is not rewritten: its class"
+        assertEquals("isolated 22\nisolated 22\nisolated 22\ndefined 3, arrays compared: acme.Isolated is not rewritten: its class"
                 + " loader (host.IsolatingHost$Isolating 'isolating') does not see perpetua-core"
                 + " (io.perpetua.runtime.Persistent), so a rewritten class could not be defined: left as it is, its"
                 + " instances cannot be made persistent\n", run.out(), run::toString);
         assertTrue(run.err().contains("[perpetua] skipped acme.Isolated: its class loader"), run::toString);
+        assertTrue(run.err().contains("[perpetua] skipped acme.Isolated: its class loader (host.IsolatingHost$Sandboxing"
+                + " 'sandboxing') does not see perpetua-core (io.perpetua.runtime.Persistent: java.lang.SecurityException"),
+                run::toString);
         assertTrue(run.err().contains("[perpetua] rewritten host.IsolatingHost: persistent-capable"), run::toString);
     }
 

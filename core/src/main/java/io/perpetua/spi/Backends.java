@@ -110,7 +110,7 @@ public final class Backends {
      */
     public static Backend open(Path directory) {
         if (!directory.isAbsolute() && directory.getNameCount() > 0
-                && directory.getName(0).toString().matches("(rocksdb|file|memory):.*")) {
+                && directory.getName(0).toString().matches("(?i)(rocksdb|file|memory):.*")) {
             throw new IllegalArgumentException("\"" + directory + "\" is a store URI given as a Path, which would make a"
                     + " RocksDB store in a directory of that name under the working directory: open it with"
                     + " PersistentStore.open(String) or open(URI), or write ./" + directory + " if that directory is meant");

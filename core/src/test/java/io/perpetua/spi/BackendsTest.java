@@ -14,7 +14,7 @@ class BackendsTest {
 
     @Test
     void aStoreUriGivenAsAPathIsRefusedNotMadeADirectory() {
-        for (String uri : new String[] {"file:/data/shop", "rocksdb:/data/shop", "memory:x"}) {
+        for (String uri : new String[] {"file:/data/shop", "rocksdb:/data/shop", "memory:x", "FILE:/data/shop", "Memory:x"}) {
             IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                     () -> Backends.open(java.nio.file.Path.of(uri)));
             org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("PersistentStore.open(String)"), e.getMessage());

@@ -198,10 +198,11 @@ public final class PerpetuaTransformer implements ClassFileTransformer {
         String why = null;
         try {
             Class.forName(PERSISTENT, false, loader); // not under the lock: the loader may take its own
-        } catch (ClassNotFoundException | LinkageError e) {
+        } catch (ClassNotFoundException | LinkageError | RuntimeException e) {
+            // a RuntimeException: a sandboxing loader refusing the package (SecurityException)
             why = "its class loader (" + describe(loader) + ") does not see perpetua-core (" + PERSISTENT
-                    + "), so a rewritten class could not be defined: left as it is, its instances cannot be made"
-                    + " persistent";
+                    + (e instanceof RuntimeException ? ": " + e : "") + "), so a rewritten class could not be defined:"
+                    + " left as it is, its instances cannot be made persistent";
         }
         synchronized (blind) {
             blind.put(loader, why);

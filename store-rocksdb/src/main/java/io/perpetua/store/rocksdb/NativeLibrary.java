@@ -64,8 +64,17 @@ final class NativeLibrary {
                 RocksDB.loadLibrary(List.of(directory.toString()));
                 return;
             } catch (UnsatisfiedLinkError e) {
-                // loaded by another class loader of rocksdbjni in this JVM, or a name rocksdbjni
-                // no longer asks for: its own loading makes a copy of its own
+                // a copy damaged at the right size (zeros after a power loss) is written again,
+                // once; else: loaded by another class loader of rocksdbjni in this JVM, or a name
+                // rocksdbjni no longer asks for, and its own loading makes a copy of its own
+                if (rewroteDamagedCopy(directory)) {
+                    try {
+                        RocksDB.loadLibrary(List.of(directory.toString()));
+                        return;
+                    } catch (UnsatisfiedLinkError again) {
+                        // as above
+                    }
+                }
             }
         }
         RocksDB.loadLibrary();
@@ -100,13 +109,16 @@ final class NativeLibrary {
             if (entry.getSize() < 0 || entry.getCrc() < 0) {
                 return null;
             }
-            Path user = ownDirectory(parent != null ? Path.of(parent)
-                    : Path.of(System.getProperty("java.io.tmpdir"), "perpetua-" + fileNameOf(System.getProperty("user.name"))));
+            // absolute: System.load takes no relative path, and a single name has no parent to make
+            Path user = ownDirectory((parent != null ? Path.of(parent)
+                    : Path.of(System.getProperty("java.io.tmpdir"), "perpetua-" + fileNameOf(System.getProperty("user.name"))))
+                    .toAbsolutePath());
             if (user == null) {
                 return null;
             }
-            Path build = user.resolve("rocksdbjni-" + entry.getSize() + "-" + Long.toHexString(entry.getCrc()));
+            Path build = user.resolve(buildName(entry.getSize(), entry.getCrc()));
             Files.createDirectories(build);
+            removeStalePartials(build);
             Path library = build.resolve(keptFileName());
             if (!isWhole(library, entry.getSize())) {
                 copy(resource, build, library, entry.getSize());
@@ -114,6 +126,53 @@ final class NativeLibrary {
             return build;
         } catch (IOException | RuntimeException e) {
             return null;
+        }
+    }
+
+    private static String buildName(long size, long crc) {
+        return "rocksdbjni-" + size + "-" + Long.toHexString(crc);
+    }
+
+    /**
+     * Writes the kept copy again if its checksum is not the one its directory is named by (a
+     * copy damaged at its full size: only the size is checked at each start, to keep the start
+     * from reading 16 MB).
+     *
+     * @return true if it was damaged and is written again
+     */
+    private static boolean rewroteDamagedCopy(Path build) {
+        try {
+            Path library = build.resolve(keptFileName());
+            java.util.zip.CRC32 crc = new java.util.zip.CRC32();
+            crc.update(java.nio.ByteBuffer.wrap(Files.readAllBytes(library)));
+            if (build.getFileName().toString().equals(buildName(Files.size(library), crc.getValue()))) {
+                return false;
+            }
+            URL resource = RocksDB.class.getClassLoader().getResource(Environment.getJniLibraryFileName("rocksdb"));
+            if (resource == null) {
+                return false;
+            }
+            copy(resource, build, library, ((JarURLConnection) resource.openConnection()).getJarEntry().getSize());
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Deletes what copies cut short by a kill left ({@code partial-*.tmp}), if older than a
+     * minute: a copy takes a fraction of a second, so a younger one may be another JVM's, at work.
+     */
+    private static void removeStalePartials(Path build) {
+        long before = System.currentTimeMillis() - 60_000;
+        try (java.nio.file.DirectoryStream<Path> partials = Files.newDirectoryStream(build, "partial-*.tmp")) {
+            for (Path partial : partials) {
+                if (Files.getLastModifiedTime(partial, LinkOption.NOFOLLOW_LINKS).toMillis() < before) {
+                    Files.deleteIfExists(partial);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // left for a later start
         }
     }
 

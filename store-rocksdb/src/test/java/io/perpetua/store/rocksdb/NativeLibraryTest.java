@@ -75,6 +75,41 @@ class NativeLibraryTest {
     }
 
     @Test
+    void aCopyDamagedAtItsFullSizeIsWrittenAgainAndPartialsLeftByKillsAreRemoved(@TempDir Path tmp) throws Exception {
+        Path childTmp = tmp.resolve("child-tmp");
+        openAndHalt(childTmp, tmp.resolve("store"));
+        Path kept = libraries(childTmp).get(0);
+        long size = Files.size(kept);
+        try (var channel = java.nio.channels.FileChannel.open(kept, java.nio.file.StandardOpenOption.WRITE)) {
+            channel.write(java.nio.ByteBuffer.allocate(4096), 0); // zeros, as a power loss may leave
+        }
+        Path partial = kept.resolveSibling("partial-1.tmp");
+        Files.write(partial, new byte[1000]);
+        Files.setLastModifiedTime(partial, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() - 120_000));
+        openAndHalt(childTmp, tmp.resolve("store"));
+        assertEquals(List.of(kept), libraries(childTmp), "loaded from the kept copy, written again: no other");
+        assertEquals(size, Files.size(kept));
+        assertTrue(Files.notExists(partial), "a partial copy a kill left is removed");
+    }
+
+    @Test
+    void aRelativeDirectoryIsTakenFromTheWorkingDirectory(@TempDir Path tmp) throws Exception {
+        Path relative = Path.of("target", "kept-native-" + System.nanoTime());
+        try {
+            Path childTmp = tmp.resolve("child-tmp");
+            openAndHalt(childTmp, tmp.resolve("store"), "-D" + NativeLibrary.DIRECTORY_PROPERTY + "=" + relative);
+            assertEquals(List.of(), libraries(childTmp), "no copy in the temporary directory");
+            assertEquals(1, libraries(relative).size(), "the kept copy, under the relative directory");
+        } finally {
+            if (Files.exists(relative)) {
+                try (Stream<Path> files = Files.walk(relative)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                }
+            }
+        }
+    }
+
+    @Test
     void aDirectoryOthersMayWriteIsNotTrusted(@TempDir Path tmp) throws Exception {
         assumeTrue(tmp.getFileSystem().supportedFileAttributeViews().contains("posix"));
         Path parent = tmp.resolve("shared");
