@@ -1,7 +1,6 @@
 package io.perpetua.kernel;
 
 import java.lang.ref.ReferenceQueue;
-import java.lang.ref.WeakReference;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -24,32 +23,12 @@ import java.util.Set;
 final class ClosedContainers {
     private static final Object LOCK = new Object();
     /** By container: the locations of the stores it was resident in when they closed (several, if it went from one to another). */
-    private static final Map<Key, Set<String>> CLOSED = new HashMap<>();
+    private static final Map<IdentityKey, Set<String>> CLOSED = new HashMap<>();
     private static final ReferenceQueue<Object> COLLECTED = new ReferenceQueue<>();
     /** False while {@link #CLOSED} is empty, so that the commit's common path reads only this. */
     private static volatile boolean any;
 
     private ClosedContainers() {
-    }
-
-    /** A container, weakly, by identity. */
-    private static final class Key extends WeakReference<Object> {
-        private final int hash;
-
-        Key(Object container, ReferenceQueue<Object> queue) {
-            super(container, queue);
-            this.hash = System.identityHashCode(container);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o == this || o instanceof Key k && k.hash == hash && k.get() != null && k.get() == get();
-        }
     }
 
     /** Marks the containers resident in the store of {@code location}, which is closing. */
@@ -60,7 +39,7 @@ final class ClosedContainers {
         synchronized (LOCK) {
             expunge();
             for (Object c : containers) {
-                CLOSED.computeIfAbsent(new Key(c, COLLECTED), k -> new HashSet<>(2)).add(location);
+                CLOSED.computeIfAbsent(new IdentityKey(c, COLLECTED), k -> new HashSet<>(2)).add(location);
             }
             any = true;
         }
@@ -76,7 +55,7 @@ final class ClosedContainers {
         }
         synchronized (LOCK) {
             expunge();
-            Set<String> locations = CLOSED.get(new Key(container, null));
+            Set<String> locations = CLOSED.get(new IdentityKey(container, null));
             return locations != null && locations.contains(location);
         }
     }

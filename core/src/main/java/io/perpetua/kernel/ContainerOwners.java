@@ -1,7 +1,6 @@
 package io.perpetua.kernel;
 
 import java.lang.ref.ReferenceQueue;
-import java.lang.ref.WeakReference;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -21,30 +20,10 @@ import java.util.Map;
 final class ContainerOwners {
     private static final Object LOCK = new Object();
     private static volatile boolean active;
-    private static final Map<Key, Kernel> OWNERS = new HashMap<>();
+    private static final Map<IdentityKey, Kernel> OWNERS = new HashMap<>();
     private static final ReferenceQueue<Object> COLLECTED = new ReferenceQueue<>();
 
     private ContainerOwners() {
-    }
-
-    /** A container, weakly, by identity. */
-    private static final class Key extends WeakReference<Object> {
-        private final int hash;
-
-        Key(Object container, ReferenceQueue<Object> queue) {
-            super(container, queue);
-            this.hash = System.identityHashCode(container);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o == this || o instanceof Key k && k.hash == hash && k.get() != null && k.get() == get();
-        }
     }
 
     /** @return true while more than one store is open: only then are owners kept and asked */
@@ -120,7 +99,7 @@ final class ContainerOwners {
                 return null;
             }
             expunge();
-            Key key = new Key(container, COLLECTED);
+            IdentityKey key = new IdentityKey(container, COLLECTED);
             Kernel owner = OWNERS.get(key);
             if (owner != null && owner != claimant && owner.isOpen()) {
                 return owner;
@@ -138,7 +117,7 @@ final class ContainerOwners {
         synchronized (LOCK) {
             if (active) {
                 expunge();
-                OWNERS.put(new Key(container, COLLECTED), owner);
+                OWNERS.put(new IdentityKey(container, COLLECTED), owner);
             }
         }
     }
@@ -149,7 +128,7 @@ final class ContainerOwners {
             return;
         }
         synchronized (LOCK) {
-            Key key = new Key(container, null);
+            IdentityKey key = new IdentityKey(container, null);
             if (OWNERS.get(key) == owner) {
                 OWNERS.remove(key);
             }
